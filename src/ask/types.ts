@@ -95,4 +95,8 @@ export interface QuestionResolution {
 export type TimeoutPolicy = 'recommended-or-first' | 'recommended-only' | 'no-answer';
 
 /** Every timeout policy, for config validation and tests. */
-export const TIMEOUT_POLICIES: readonly TimeoutPolicy[] = ['recommended-or-first', 'recommended-only', 'no-answer'];
+export const TIMEOUT_POLICIES: readonly TimeoutPolicy[] = [
+  'recommended-or-first',
+  'recommended-only',
+  'no-answer',
+];
