@@ -1,0 +1,99 @@
+import { StateError } from '../errors.js';
+
+/** Default key prefix of every key the store writes. */
+export const DEFAULT_KEY_PREFIX = 'hp';
+
+/** Separator between turn id and ask id in the members of the global ask indexes. */
+const INDEX_MEMBER_SEPARATOR = '|';
+
+/** A reference to one ask, as kept in the global indexes. */
+export interface AskRef {
+  turnId: string;
+  askId: string;
+}
+
+/**
+ * Builds every Redis key holdpoint's store uses: the only place keys are built (BullMQ `queue-keys.ts` style).
+ *
+ * Layout (`p` = prefix, default `hp`):
+ * - `p:{t:<turnId>}:turn`: hash `rev`, `data` (TurnRecord JSON).
+ * - `p:{t:<turnId>}:ask:<askId>`: hash of one ask (see `redis-turn-store.ts`).
+ * - `p:asks:open`: zset of open asks, member `<turnId>|<askId>`, score: `-createdAt` (epoch ms) until the ask
+ *   is shown, then its `deadline` (epoch ms). See {@link RedisTurnStore.listOverdueAsks}.
+ * - `p:asks:unresumed`: zset of resolved asks not yet consumed by their turn, score `resolvedAt` (epoch ms).
+ * - `p:event:<eventId>`: event de-duplication marker.
+ * - `p:{th:<threadKey>}:holder`: string, the turn id holding the thread.
+ * - `p:{th:<threadKey>}:inbox`: list of JSON items waiting for the thread.
+ *
+ * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
+ * Redis Cluster slot. The two global indexes are only touched by plain commands outside the scripts.
+ */
+export class StoreKeys {
+  readonly prefix: string;
+
+  /** @param prefix Key prefix, default {@link DEFAULT_KEY_PREFIX}. Must be non-empty. */
+  constructor(prefix: string = DEFAULT_KEY_PREFIX) {
+    if (prefix.length === 0)
+      throw new StateError('state_invalid_prefix', 'The store key prefix must not be empty');
+    this.prefix = prefix;
+  }
+
+  /** Hash of one turn: `<p>:{t:<turnId>}:turn`. */
+  turn(turnId: string): string {
+    return `${this.prefix}:{t:${turnId}}:turn`;
+  }
+
+  /** Hash of one ask of a turn: `<p>:{t:<turnId>}:ask:<askId>` (same slot as the turn). */
+  ask(turnId: string, askId: string): string {
+    return `${this.prefix}:{t:${turnId}}:ask:${askId}`;
+  }
+
+  /** Zset of open asks: `<p>:asks:open`. */
+  openAsks(): string {
+    return `${this.prefix}:asks:open`;
+  }
+
+  /** Zset of resolved asks not yet consumed by their turn: `<p>:asks:unresumed`. */
+  unresumedAsks(): string {
+    return `${this.prefix}:asks:unresumed`;
+  }
+
+  /** Event de-duplication key: `<p>:event:<eventId>`. */
+  event(eventId: string): string {
+    return `${this.prefix}:event:${eventId}`;
+  }
+
+  /** The turn id holding a thread: `<p>:{th:<threadKey>}:holder`. */
+  threadHolder(threadKey: string): string {
+    return `${this.prefix}:{th:${threadKey}}:holder`;
+  }
+
+  /** Turns waiting for a thread (FIFO list of JSON items): `<p>:{th:<threadKey>}:inbox`. */
+  threadInbox(threadKey: string): string {
+    return `${this.prefix}:{th:${threadKey}}:inbox`;
+  }
+}
+
+/**
+ * The member of an ask in the global indexes: `<turnId>|<askId>`.
+ * @throws StateError `state_invalid_id` when the turn id contains `|` (the member could not be split back).
+ */
+export function askIndexMember(turnId: string, askId: string): string {
+  if (turnId.includes(INDEX_MEMBER_SEPARATOR)) {
+    throw new StateError(
+      'state_invalid_id',
+      `A turn id must not contain "${INDEX_MEMBER_SEPARATOR}": ${turnId}`,
+      {
+        fields: { turnId },
+      },
+    );
+  }
+  return `${turnId}${INDEX_MEMBER_SEPARATOR}${askId}`;
+}
+
+/** Splits an index member back into its turn and ask ids (at the first `|`); null when malformed. */
+export function parseAskIndexMember(member: string): AskRef | null {
+  const at = member.indexOf(INDEX_MEMBER_SEPARATOR);
+  if (at <= 0 || at === member.length - 1) return null;
+  return { turnId: member.slice(0, at), askId: member.slice(at + 1) };
+}

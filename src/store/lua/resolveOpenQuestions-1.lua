@@ -1,0 +1,34 @@
+--[[
+  Resolves every still-unresolved question of an open ask with a fallback (timeout, not shown).
+  Answers given earlier stay.
+
+  Input:
+    KEYS[1] ask hash   <p>:{t:<turnId>}:ask:<askId>
+
+    ARGV[1]  now, epoch ms (stored as resolvedAt)
+    ARGV[2+i] QuestionResolution JSON for question i (0-based), one per question
+
+  Output: { code, HGETALL of the ask after the script } ({ code } alone for -1)
+     2  completed: the ask is now resolved
+    -1  not-found: no such ask
+    -2  closed: the ask was already resolved
+    -6  invalid: fewer fallbacks than questions (nothing written)
+]]
+local key = KEYS[1]
+local fields = redis.call('HMGET', key, 'status', 'qcount')
+local status = fields[1]
+if not status then
+  return { -1 }
+end
+if status ~= 'open' then
+  return { -2, redis.call('HGETALL', key) }
+end
+local qcount = tonumber(fields[2]) or 0
+if #ARGV - 1 < qcount then
+  return { -6, redis.call('HGETALL', key) }
+end
+for i = 0, qcount - 1 do
+  redis.call('HSETNX', key, 'r' .. i, ARGV[i + 2])
+end
+redis.call('HSET', key, 'status', 'resolved', 'resolvedAt', ARGV[1])
+return { 2, redis.call('HGETALL', key) }

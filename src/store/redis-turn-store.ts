@@ -1,0 +1,361 @@
+import type { Redis } from 'ioredis';
+import type { QuestionResolution } from '../ask/types.js';
+import { HoldpointError, SystemError } from '../errors.js';
+import { askDefinitionJson, askIndexFields, askRecordFromHash, hashFromReply } from './ask-hash.js';
+import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
+import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
+import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
+import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
+import type { CommitResult, TurnStore } from './turn-store.js';
+import type { AskDefinition, AskRecord, AskTransitionResult, TurnRecord, TurnStatus } from './types.js';
+
+/** 7 days in ms. */
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** 24 hours in ms. */
+const DEFAULT_ENDED_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** Options of {@link RedisTurnStore}. */
+export interface RedisTurnStoreOptions {
+  /**
+   * Prefix of every key (see {@link StoreKeys}).
+   * @defaultValue `hp`
+   */
+  prefix?: string;
+  /**
+   * How long per-turn keys live past the moment that matters while a turn is alive (ms): a running turn's key
+   * lives at least `now + retentionMs` after each commit; a paused turn and its ask live at least until
+   * `deadline + retentionMs` (`now + timeoutMs + retentionMs` until the ask is shown). TTLs of live turns are
+   * only ever raised, so no key expires before an ask deadline. Also the TTL of thread holder/inbox keys.
+   * @defaultValue 7 days (604,800,000 ms)
+   */
+  retentionMs?: number;
+  /**
+   * How long a turn key lives after the turn ended (ms): a commit with status `completed` or `failed` sets
+   * the TTL to this. Ask keys keep their own TTL (`deadline + retentionMs`).
+   * @defaultValue 24 hours (86,400,000 ms)
+   */
+  endedRetentionMs?: number;
+}
+
+const ENDED: ReadonlySet<TurnStatus> = new Set<TurnStatus>(['completed', 'failed']);
+
+function scriptReply(reply: unknown, key: string): { code: number; rest: unknown[] } {
+  if (typeof reply === 'number') return { code: reply, rest: [] };
+  if (Array.isArray(reply) && typeof reply[0] === 'number') return { code: reply[0], rest: reply.slice(1) };
+  throw unknownCode(JSON.stringify(reply), key);
+}
+
+/**
+ * {@link TurnStore} on Redis (ioredis 5, standalone or Cluster: every script touches keys of one hash tag).
+ *
+ * Atomicity: every ask transition, the turn CAS, pause, show and the thread admission are one Lua script
+ * each (`src/store/lua/`). The global indexes (`asks:open`, `asks:unresumed`) are advisory, for the sweep:
+ * they are updated by plain commands next to the scripts and are a superset of the truth (an ask is
+ * indexed as open before `pauseTurn` writes it, and moved to unresumed before it leaves the open index);
+ * the ask hash is the truth.
+ *
+ * Errors: Redis failures are rethrown as {@link SystemError} `redis_failed`; unreadable records as
+ * {@link import('../errors.js').StateError} (see `schemas.ts`). Lost races are statuses, never errors.
+ */
+export class RedisTurnStore implements TurnStore {
+  readonly keys: StoreKeys;
+  readonly #redis: Redis;
+  readonly #scripts: Readonly<Record<ScriptName, ScriptCall>>;
+  readonly #retentionMs: number;
+  readonly #endedRetentionMs: number;
+
+  /**
+   * @param redis a connected ioredis client; the store defines its scripts on it (`defineCommand`).
+   * @param options see {@link RedisTurnStoreOptions}
+   */
+  constructor(redis: Redis, options: RedisTurnStoreOptions = {}) {
+    this.#redis = redis;
+    this.keys = new StoreKeys(options.prefix ?? DEFAULT_KEY_PREFIX);
+    this.#retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.#endedRetentionMs = options.endedRetentionMs ?? DEFAULT_ENDED_RETENTION_MS;
+    this.#scripts = defineStoreScripts(redis);
+  }
+
+  async createTurn(turn: TurnRecord): Promise<boolean> {
+    const key = this.keys.turn(turn.turnId);
+    const ttl = ENDED.has(turn.status) ? this.#endedRetentionMs : this.#retentionMs;
+    const reply = await this.#call('createTurn', key, () =>
+      this.#scripts.createTurn(key, serializeTurnRecord({ ...turn, rev: 1 }), ttl),
+    );
+    const { code } = scriptReply(reply, key);
+    if (code === SCRIPT_CODE.ok) return true;
+    if (code === SCRIPT_CODE.exists) return false;
+    throw unknownCode(code, key);
+  }
+
+  async getTurn(turnId: string): Promise<TurnRecord | null> {
+    const key = this.keys.turn(turnId);
+    const data = await this.#call('getTurn', key, () => this.#redis.hget(key, 'data'));
+    return data === null ? null : deserializeTurnRecord(data, key);
+  }
+
+  async commitTurn(next: TurnRecord, expectedRev: number): Promise<CommitResult> {
+    const key = this.keys.turn(next.turnId);
+    const ended = ENDED.has(next.status);
+    const data = serializeTurnRecord({ ...next, rev: expectedRev + 1 });
+    const reply = await this.#call('commitTurn', key, () =>
+      this.#scripts.commitTurn(
+        key,
+        String(expectedRev),
+        data,
+        ended ? this.#endedRetentionMs : this.#retentionMs,
+        ended ? 'set' : 'extend',
+      ),
+    );
+    return commitResultOf(reply, key);
+  }
+
+  async pauseTurn(next: TurnRecord, expectedRev: number, ask: AskDefinition): Promise<CommitResult> {
+    const turnKey = this.keys.turn(next.turnId);
+    const askKey = this.keys.ask(next.turnId, ask.askId);
+    const member = askIndexMember(next.turnId, ask.askId);
+    const openKey = this.keys.openAsks();
+    // Index first: a crash after this line leaves a dangling member the sweep drops (not-found), never an
+    // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks).
+    const added = await this.#call('pauseTurn', openKey, () =>
+      this.#redis.zadd(openKey, 'NX', -Date.parse(ask.createdAt), member),
+    );
+    const reply = await this.#call('pauseTurn', turnKey, () =>
+      this.#scripts.pauseTurn(
+        turnKey,
+        askKey,
+        String(expectedRev),
+        serializeTurnRecord({ ...next, rev: expectedRev + 1 }),
+        ask.timeoutMs + this.#retentionMs,
+        askDefinitionJson(ask),
+        ...askIndexFields(ask),
+      ),
+    );
+    const result = commitResultOf(reply, turnKey);
+    if (!result.ok && added === 1) {
+      await this.#call('pauseTurn', openKey, () => this.#redis.zrem(openKey, member));
+    }
+    return result;
+  }
+
+  async getAsk(turnId: string, askId: string): Promise<AskRecord | null> {
+    const key = this.keys.ask(turnId, askId);
+    const hash = await this.#call('getAsk', key, () => this.#redis.hgetall(key));
+    return Object.keys(hash).length === 0 ? null : askRecordFromHash(hash, key);
+  }
+
+  async markAskShown(
+    turnId: string,
+    askId: string,
+    shownAt: number,
+    messageRef: string | null,
+  ): Promise<AskRecord | null> {
+    const key = this.keys.ask(turnId, askId);
+    const reply = await this.#call('markAskShown', key, () =>
+      this.#scripts.markAskShown(
+        this.keys.turn(turnId),
+        key,
+        shownAt,
+        messageRef ?? '',
+        messageRef === null ? '0' : '1',
+        Date.now(),
+        this.#retentionMs,
+      ),
+    );
+    const { code, rest } = scriptReply(reply, key);
+    if (code === SCRIPT_CODE.notFound) return null;
+    if (code !== SCRIPT_CODE.ok && code !== SCRIPT_CODE.unchanged) throw unknownCode(code, key);
+    const ask = askRecordFromHash(hashFromReply(rest[0]), key);
+    if (code === SCRIPT_CODE.ok && ask.status === 'open' && ask.deadline !== null) {
+      const openKey = this.keys.openAsks();
+      const deadline = ask.deadline;
+      // XX: never re-adds an ask a concurrent transition already moved out of the open index.
+      await this.#call('markAskShown', openKey, () =>
+        this.#redis.zadd(openKey, 'XX', deadline, askIndexMember(turnId, askId)),
+      );
+    }
+    return ask;
+  }
+
+  async answerQuestion(
+    turnId: string,
+    askId: string,
+    questionIndex: number,
+    resolution: QuestionResolution,
+    options: { inAllowedGroup?: boolean } = {},
+  ): Promise<AskTransitionResult> {
+    const key = this.keys.ask(turnId, askId);
+    const now = Date.now();
+    const reply = await this.#call('answerQuestion', key, () =>
+      this.#scripts.answerQuestion(
+        key,
+        questionIndex,
+        JSON.stringify(resolution),
+        resolution.answeredBy ?? '',
+        options.inAllowedGroup === true ? '1' : '0',
+        now,
+      ),
+    );
+    return this.#transitionResult(reply, key, turnId, askId, now);
+  }
+
+  async resolveOpenQuestions(
+    turnId: string,
+    askId: string,
+    fallbacks: QuestionResolution[],
+  ): Promise<AskTransitionResult> {
+    const key = this.keys.ask(turnId, askId);
+    const now = Date.now();
+    const reply = await this.#call('resolveOpenQuestions', key, () =>
+      this.#scripts.resolveOpenQuestions(key, now, ...fallbacks.map((fallback) => JSON.stringify(fallback))),
+    );
+    return this.#transitionResult(reply, key, turnId, askId, now);
+  }
+
+  async cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult> {
+    const key = this.keys.ask(turnId, askId);
+    const now = Date.now();
+    const canceled: QuestionResolution = {
+      status: 'canceled',
+      selected: [],
+      other: null,
+      answeredBy: byUserId,
+      answeredAt: at,
+      source: 'cancel',
+      assumption: null,
+    };
+    const reply = await this.#call('cancelAsk', key, () =>
+      this.#scripts.cancelAsk(key, byUserId, JSON.stringify(canceled), now),
+    );
+    return this.#transitionResult(reply, key, turnId, askId, now);
+  }
+
+  async markResumeQueued(turnId: string, askId: string, at: number): Promise<boolean> {
+    const key = this.keys.ask(turnId, askId);
+    const reply = await this.#call('markResumeQueued', key, () => this.#scripts.markResumeQueued(key, at));
+    const { code } = scriptReply(reply, key);
+    if (code === SCRIPT_CODE.ok) return true;
+    if (code === SCRIPT_CODE.unchanged || code === SCRIPT_CODE.notFound) return false;
+    throw unknownCode(code, key);
+  }
+
+  /**
+   * One `ZRANGEBYSCORE` on the open index. Scores: an ask not yet shown has score `-createdAt`, a shown ask
+   * its `deadline` (both epoch ms, so shown scores are positive and unshown scores negative). An ask is
+   * overdue when `deadline <= now`, or when unshown and `createdAt <= now - unshownGraceMs`, that is
+   * `-createdAt >= unshownGraceMs - now`: together the one range `[unshownGraceMs - now, now]`.
+   * Order: unshown asks first (newest first), then shown asks by deadline. The index is advisory: the
+   * caller re-checks each ask with a transition script.
+   * @param now epoch ms
+   * @param unshownGraceMs how long an ask may stay unshown, ms
+   * @param limit maximum number of results
+   */
+  async listOverdueAsks(now: number, unshownGraceMs: number, limit: number): Promise<AskRef[]> {
+    const key = this.keys.openAsks();
+    const members = await this.#call('listOverdueAsks', key, () =>
+      this.#redis.zrangebyscore(key, unshownGraceMs - now, now, 'LIMIT', 0, limit),
+    );
+    return refsOf(members);
+  }
+
+  /** Oldest resolution first (score `resolvedAt`, epoch ms). */
+  async listUnresumedAsks(limit: number): Promise<AskRef[]> {
+    const key = this.keys.unresumedAsks();
+    const members = await this.#call('listUnresumedAsks', key, () => this.#redis.zrange(key, 0, limit - 1));
+    return refsOf(members);
+  }
+
+  async unindexAsk(turnId: string, askId: string): Promise<void> {
+    const member = askIndexMember(turnId, askId);
+    const openKey = this.keys.openAsks();
+    const unresumedKey = this.keys.unresumedAsks();
+    await this.#call('unindexAsk', openKey, () =>
+      Promise.all([this.#redis.zrem(openKey, member), this.#redis.zrem(unresumedKey, member)]),
+    );
+  }
+
+  async claimEvent(eventId: string, ttlMs: number): Promise<boolean> {
+    const key = this.keys.event(eventId);
+    const reply = await this.#call('claimEvent', key, () => this.#redis.set(key, '1', 'PX', ttlMs, 'NX'));
+    return reply === 'OK';
+  }
+
+  /** See {@link TurnStore.admitToThread}. Re-admitting the holder returns `start`; an item already queued is not queued twice. Holder and inbox keys live `retentionMs` after their last change. */
+  async admitToThread(threadKey: string, turnId: string, item: string): Promise<'start' | 'queued'> {
+    const holder = this.keys.threadHolder(threadKey);
+    const reply = await this.#call('admitToThread', holder, () =>
+      this.#scripts.admitToThread(holder, this.keys.threadInbox(threadKey), turnId, item, this.#retentionMs),
+    );
+    if (reply === SCRIPT_CODE.ok) return 'start';
+    if (reply === SCRIPT_CODE.unchanged) return 'queued';
+    throw unknownCode(reply, holder);
+  }
+
+  /** See {@link TurnStore.releaseThread}. Inbox items that are not JSON with a non-empty string `turnId` are dropped. */
+  async releaseThread(threadKey: string, turnId: string): Promise<string | null> {
+    const holder = this.keys.threadHolder(threadKey);
+    const reply = await this.#call('releaseThread', holder, () =>
+      this.#scripts.releaseThread(holder, this.keys.threadInbox(threadKey), turnId, this.#retentionMs),
+    );
+    return typeof reply === 'string' ? reply : null;
+  }
+
+  async threadHolder(threadKey: string): Promise<string | null> {
+    const key = this.keys.threadHolder(threadKey);
+    return this.#call('threadHolder', key, () => this.#redis.get(key));
+  }
+
+  async #transitionResult(
+    reply: unknown,
+    key: string,
+    turnId: string,
+    askId: string,
+    resolvedAt: number,
+  ): Promise<AskTransitionResult> {
+    const { code, rest } = scriptReply(reply, key);
+    const status = askTransitionStatusOf(code, key);
+    if (status === 'not-found') return { status, ask: null };
+    const ask = askRecordFromHash(hashFromReply(rest[0]), key);
+    if (status === 'completed') {
+      const member = askIndexMember(turnId, askId);
+      const unresumedKey = this.keys.unresumedAsks();
+      const openKey = this.keys.openAsks();
+      // Sent back to back (one pipeline on the socket), unresumed first: the ask is never in neither index.
+      await this.#call(status, unresumedKey, () =>
+        Promise.all([this.#redis.zadd(unresumedKey, resolvedAt, member), this.#redis.zrem(openKey, member)]),
+      );
+    }
+    return { status, ask };
+  }
+
+  async #call<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof HoldpointError) throw error;
+      throw new SystemError('redis_failed', `Redis failed during ${operation} (${key})`, {
+        cause: error,
+        fields: { operation, key },
+      });
+    }
+  }
+}
+
+function commitResultOf(reply: unknown, key: string): CommitResult {
+  const { code, rest } = scriptReply(reply, key);
+  const rev = typeof rest[0] === 'number' ? rest[0] : null;
+  if (code === SCRIPT_CODE.ok && rev !== null) return { ok: true, rev };
+  if (code === SCRIPT_CODE.notFound) return { ok: false, reason: 'not-found', rev: null };
+  if (code === SCRIPT_CODE.conflict || code === SCRIPT_CODE.exists)
+    return { ok: false, reason: 'conflict', rev };
+  throw unknownCode(code, key);
+}
+
+function refsOf(members: string[]): AskRef[] {
+  const refs: AskRef[] = [];
+  for (const member of members) {
+    const ref = parseAskIndexMember(member);
+    if (ref) refs.push(ref);
+  }
+  return refs;
+}

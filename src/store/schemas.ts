@@ -1,0 +1,258 @@
+import type { ModelMessage } from 'ai';
+import { z } from 'zod';
+import type { ConversationRef } from '../agent/conversation.js';
+import type { AskOption, AskQuestion, QuestionResolution } from '../ask/types.js';
+import { StateError } from '../errors.js';
+import {
+  type AnswererPolicy,
+  ASK_RECORD_VERSION,
+  type AskDefinition,
+  type OutboxEntry,
+  TURN_RECORD_VERSION,
+  type TurnRecord,
+} from './types.js';
+
+/**
+ * Versioned persisted records: zod schemas that check every record on read, historical readers, and
+ * upgrades to the current version (openai-agents-js `runState.ts` style).
+ *
+ * - TurnRecord: version 2 is written; version 1 is still read and upgraded ({@link upgradeTurnRecordV1}).
+ * - AskDefinition: version 1 is written and read.
+ * Any other version throws {@link StateError} `state_unknown_version`; a record that fails its schema throws
+ * `state_invalid_record`; text that is not JSON throws `state_corrupt_record`. Never a crash deeper down.
+ */
+
+const isoDate = z.iso.datetime({ offset: true });
+
+const MESSAGE_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/**
+ * Structural check of an AI SDK `ModelMessage`: an object with a known `role` and a `content` that is a
+ * string or an array of objects with a string `type`. Parts are kept as stored (no stripping), so provider
+ * metadata (`providerOptions`, e.g. Anthropic thinking signatures) and tool-call ids round-trip unchanged.
+ */
+function isModelMessageShape(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { role, content } = value as { role?: unknown; content?: unknown };
+  if (typeof role !== 'string' || !MESSAGE_ROLES.has(role)) return false;
+  if (typeof content === 'string') return role !== 'tool';
+  if (!Array.isArray(content)) return false;
+  return content.every(
+    (part: unknown) =>
+      typeof part === 'object' && part !== null && typeof (part as { type?: unknown }).type === 'string',
+  );
+}
+
+const modelMessageSchema = z.custom<ModelMessage>(isModelMessageShape, {
+  message: 'not an AI SDK ModelMessage (role + string or array content of typed parts)',
+});
+
+const conversationSchema: z.ZodType<ConversationRef> = z.object({
+  surface: z.string().min(1),
+  channel: z.string().min(1),
+  threadTs: z.string().min(1),
+  teamId: z.string().optional(),
+});
+
+const outboxEntrySchema: z.ZodType<OutboxEntry> = z.object({
+  key: z.string().min(1),
+  kind: z.enum(['reply', 'error']),
+  text: z.string(),
+  state: z.enum(['pending', 'posted']),
+});
+
+const turnFields = {
+  turnId: z.string().min(1),
+  rev: z.number().int().nonnegative(),
+  conversation: conversationSchema,
+  requestedBy: z.string(),
+  messages: z.array(modelMessageSchema),
+  pendingAskId: z.string().min(1).nullable(),
+  stepCount: z.number().int().nonnegative(),
+  invalidAskCount: z.number().int().nonnegative(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+};
+
+/** Current TurnRecord (version 2). */
+export const turnRecordSchema: z.ZodType<TurnRecord> = z.object({
+  version: z.literal(TURN_RECORD_VERSION),
+  ...turnFields,
+  status: z.enum(['running', 'paused', 'completed', 'failed']),
+  askCount: z.number().int().nonnegative(),
+  outbox: z.array(outboxEntrySchema),
+});
+
+/**
+ * TurnRecord version 1 (historical, read only): like version 2 without `outbox` and `askCount`, and with
+ * status `waiting` where version 2 says `paused`.
+ */
+export const turnRecordV1Schema = z.object({
+  version: z.literal(1),
+  ...turnFields,
+  status: z.enum(['running', 'waiting', 'completed', 'failed']),
+});
+
+/** A version-1 TurnRecord as stored. */
+export type TurnRecordV1 = z.infer<typeof turnRecordV1Schema>;
+
+/** Number of `ask_question` tool calls in the assistant messages of a conversation. */
+function countAskQuestionCalls(messages: readonly ModelMessage[]): number {
+  let count = 0;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call' && part.toolName === 'ask_question') count += 1;
+    }
+  }
+  return count;
+}
+
+/**
+ * Upgrades a version-1 turn to version 2: `waiting` becomes `paused`, `outbox` starts empty (version 1
+ * posted its replies directly), and `askCount` is the number of `ask_question` tool calls in the history
+ * (so the next ask's ordinal, and the job ids derived from it, do not collide with earlier asks).
+ */
+export function upgradeTurnRecordV1(v1: TurnRecordV1): TurnRecord {
+  const { version: _version, status, ...rest } = v1;
+  return {
+    version: TURN_RECORD_VERSION,
+    ...rest,
+    status: status === 'waiting' ? 'paused' : status,
+    askCount: countAskQuestionCalls(v1.messages),
+    outbox: [],
+  };
+}
+
+const askOptionSchema: z.ZodType<AskOption> = z.object({
+  label: z.string().min(1),
+  description: z.string().nullable(),
+  recommended: z.boolean(),
+});
+
+const askQuestionSchema: z.ZodType<AskQuestion> = z.object({
+  header: z.string().nullable(),
+  question: z.string().min(1),
+  kind: z.enum(['choice', 'free_text']),
+  multiSelect: z.boolean(),
+  purpose: z.string().nullable(),
+  options: z.array(askOptionSchema).nullable(),
+});
+
+const answererPolicySchema: z.ZodType<AnswererPolicy> = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('anyone') }),
+  z.object({ mode: z.literal('requester') }),
+  z.object({ mode: z.literal('list'), userIds: z.array(z.string()), groupIds: z.array(z.string()) }),
+]);
+
+/** Current AskDefinition (version 1). */
+export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
+  version: z.literal(ASK_RECORD_VERSION),
+  askId: z.string().min(1),
+  turnId: z.string().min(1),
+  toolCallId: z.string().min(1),
+  ordinal: z.number().int().nonnegative(),
+  questions: z.array(askQuestionSchema).min(1).max(3),
+  conversation: conversationSchema,
+  requestedBy: z.string(),
+  answerers: answererPolicySchema,
+  timeoutMs: z.number().int().positive(),
+  policy: z.enum(['recommended-or-first', 'recommended-only', 'no-answer']),
+  createdAt: isoDate,
+});
+
+/** One stored question resolution. */
+export const questionResolutionSchema: z.ZodType<QuestionResolution> = z.object({
+  status: z.enum(['answered', 'assumed', 'canceled']),
+  selected: z.array(z.string()),
+  other: z.string().nullable(),
+  answeredBy: z.string().nullable(),
+  answeredAt: isoDate,
+  source: z.enum(['button', 'modal', 'thread_reply', 'timeout', 'not_shown', 'cancel']),
+  assumption: z.enum(['recommended', 'first_option', 'no_answer']).nullable(),
+});
+
+function parseJson(text: string, what: string, key: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new StateError('state_corrupt_record', `${what} at ${key} is not valid JSON`, {
+      cause: error,
+      fields: { key },
+    });
+  }
+}
+
+function versionOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined;
+}
+
+function checked<T>(schema: z.ZodType<T>, value: unknown, what: string, key: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new StateError(
+      'state_invalid_record',
+      `${what} at ${key} fails its schema: ${z.prettifyError(result.error)}`,
+      {
+        cause: result.error,
+        fields: { key },
+      },
+    );
+  }
+  return result.data;
+}
+
+function unknownVersion(what: string, version: unknown, key: string, known: string): StateError {
+  return new StateError(
+    'state_unknown_version',
+    `${what} at ${key} has schema version ${JSON.stringify(version) ?? 'undefined'}; this build reads ${known}`,
+    { fields: { key, version } },
+  );
+}
+
+/** Serializes a turn for storage (JSON; dates are already ISO strings). */
+export function serializeTurnRecord(turn: TurnRecord): string {
+  return JSON.stringify(turn);
+}
+
+/**
+ * Reads a stored turn of any known version and returns it as the current version.
+ * @param key the Redis key it came from (named in errors)
+ * @throws StateError `state_corrupt_record`, `state_unknown_version`, `state_invalid_record`
+ */
+export function deserializeTurnRecord(json: string, key: string): TurnRecord {
+  const value = parseJson(json, 'Turn record', key);
+  const version = versionOf(value);
+  if (version === TURN_RECORD_VERSION) return checked(turnRecordSchema, value, 'Turn record', key);
+  if (version === 1) return upgradeTurnRecordV1(checked(turnRecordV1Schema, value, 'Turn record v1', key));
+  throw unknownVersion('Turn record', version, key, 'versions 1 and 2');
+}
+
+/** Serializes an ask definition for storage (JSON). */
+export function serializeAskDefinition(ask: AskDefinition): string {
+  return JSON.stringify(ask);
+}
+
+/**
+ * Reads a stored ask definition.
+ * @throws StateError `state_corrupt_record`, `state_unknown_version`, `state_invalid_record`
+ */
+export function deserializeAskDefinition(json: string, key: string): AskDefinition {
+  const value = parseJson(json, 'Ask definition', key);
+  const version = versionOf(value);
+  if (version === ASK_RECORD_VERSION) return checked(askDefinitionSchema, value, 'Ask definition', key);
+  throw unknownVersion('Ask definition', version, key, 'version 1');
+}
+
+/**
+ * Reads one stored question resolution.
+ * @throws StateError `state_corrupt_record`, `state_invalid_record`
+ */
+export function deserializeQuestionResolution(json: string, key: string): QuestionResolution {
+  return checked(
+    questionResolutionSchema,
+    parseJson(json, 'Question resolution', key),
+    'Question resolution',
+    key,
+  );
+}
