@@ -1,0 +1,355 @@
+/**
+ * The Slack message of one ask: pure Block Kit rendering of an {@link AskRecord}, open, partly resolved
+ * or resolved. Every Slack limit holds by construction for any ask within the ask caps (ASK_LIMITS):
+ * at most 50 blocks, texts within their limits (measured in UTF-16 code units, cut on grapheme
+ * boundaries), unique block_ids per revision, unique action_ids per actions block, ids only in ids and
+ * values. Model text is escaped for mrkdwn and neutralized for plain_text; the only mentions are built
+ * from validated user ids.
+ */
+import type {
+  ActionsBlock,
+  Button,
+  Checkboxes,
+  ContextBlock,
+  KnownBlock,
+  Option,
+  SectionBlock,
+} from '@slack/types';
+import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
+import type { AskRecord } from '../../store/types.js';
+import { mentionUser } from '../mrkdwn.js';
+import {
+  blockId,
+  CANCEL_ACTION_ID,
+  encodeActionValue,
+  optionActionId,
+  questionActionId,
+} from './action-ids.js';
+import { formatDuration } from './format-duration.js';
+import { SLACK_LIMITS } from './limits.js';
+import { mrkdwnText, plainText } from './text-objects.js';
+import { timeoutPickLabels } from './timeout-outcome.js';
+import { escapeAndTruncate, truncateText } from './truncate.js';
+
+/** A rendered ask message: the top-level `text` fallback (escaped mrkdwn) and the blocks. */
+export interface RenderedAskMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** Options of {@link renderAskMessage}. */
+export interface RenderAskMessageOptions {
+  /** Epoch ms used to compute the deadline when the ask has none yet (before it is first shown). */
+  now?: number;
+}
+
+/** Marker around a recommended option's label on its button: `★ <label> (recommended)`. */
+export const RECOMMENDED_PREFIX = '★ ';
+/** See {@link RECOMMENDED_PREFIX}. */
+export const RECOMMENDED_SUFFIX = ' (recommended)';
+
+/** Escaped-label budget inside mrkdwn lines (48 code points escaped is at most 240). */
+const LABEL_MRKDWN_MAX = 300;
+/** Escaped description budget inside an option line (200 code points escaped is at most 1000). */
+const DESCRIPTION_MRKDWN_MAX = 1200;
+/** Budget for typed (Other…/free-text) answers shown in the message. */
+const TYPED_MRKDWN_MAX = 1500;
+
+/**
+ * Renders the one Slack message of an ask.
+ *
+ * While a question is open: header (header block, plain_text), the question (section, mrkdwn), the purpose
+ * (context), option descriptions (section list, only when some option has one), the controls (actions:
+ * option buttons with the recommended one first and `primary`, or checkboxes + Submit for multi-select, or
+ * Answer for free text, plus "Other…"), and when it resolves by itself and to what (context). While the ask
+ * is open a final actions block carries the requester's Cancel button (with a confirm dialog).
+ * A resolved question keeps its header and question and shows one line saying how it ended.
+ *
+ * @param ask the ask as stored; `deadline` (epoch ms) may be null before the ask was first shown, then
+ *   `options.now + timeoutMs` is used, or the text speaks of the duration only.
+ * @throws StateError only when the ask's ids cannot be encoded (`|` in an id, ids over 500 characters).
+ */
+export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOptions = {}): RenderedAskMessage {
+  const resolvedCount = ask.resolutions.filter(
+    (resolution) => resolution !== null && resolution !== undefined,
+  ).length;
+  const revision = resolvedCount + (ask.status === 'resolved' ? 1 : 0);
+  const deadline = ask.deadline ?? (options.now === undefined ? null : options.now + ask.timeoutMs);
+  const blocks: KnownBlock[] = [];
+  const count = ask.questions.length;
+
+  ask.questions.forEach((question, questionIndex) => {
+    if (questionIndex > 0)
+      blocks.push({ type: 'divider', block_id: blockId(ask.askId, revision, questionIndex, 'div') });
+    const resolution = ask.resolutions[questionIndex] ?? null;
+    blocks.push(...questionHeadBlocks(ask, question, questionIndex, revision, count));
+    if (resolution !== null) {
+      blocks.push(section(ask, revision, questionIndex, 'done', resolutionLine(resolution, ask.timeoutMs)));
+    } else if (ask.status !== 'open') {
+      blocks.push(section(ask, revision, questionIndex, 'done', '🔒 Closed without an answer'));
+    } else {
+      blocks.push(...openQuestionBlocks(ask, question, questionIndex, revision, deadline));
+    }
+  });
+
+  if (ask.status === 'open') blocks.push(cancelBlock(ask, revision));
+  return { text: fallbackText(ask), blocks };
+}
+
+function section(
+  ask: AskRecord,
+  revision: number,
+  scope: number | 'x',
+  part: string,
+  text: string,
+): SectionBlock {
+  return {
+    type: 'section',
+    block_id: blockId(ask.askId, revision, scope, part),
+    text: mrkdwnText(text, SLACK_LIMITS.sectionText),
+  };
+}
+
+function context(
+  ask: AskRecord,
+  revision: number,
+  scope: number | 'x',
+  part: string,
+  text: string,
+): ContextBlock {
+  return {
+    type: 'context',
+    block_id: blockId(ask.askId, revision, scope, part),
+    elements: [mrkdwnText(text, SLACK_LIMITS.textObject)],
+  };
+}
+
+function questionHeadBlocks(
+  ask: AskRecord,
+  question: AskQuestion,
+  questionIndex: number,
+  revision: number,
+  count: number,
+): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  if (question.header !== null && question.header.trim().length > 0) {
+    blocks.push({
+      type: 'header',
+      block_id: blockId(ask.askId, revision, questionIndex, 'head'),
+      text: plainText(question.header, SLACK_LIMITS.headerText),
+    });
+  }
+  const prefix = count > 1 ? `*${questionIndex + 1}/${count}* ` : '';
+  const questionText =
+    prefix + escapeAndTruncate(question.question, SLACK_LIMITS.sectionText - prefix.length);
+  blocks.push(section(ask, revision, questionIndex, 'q', questionText));
+  return blocks;
+}
+
+/** Option indexes in display order: recommended first (stable), as the store order already should be. */
+function displayOrder(options: AskOption[], multiSelect: boolean): number[] {
+  const indexes = options.map((_, index) => index);
+  if (multiSelect) return indexes;
+  return [
+    ...indexes.filter((i) => options[i]?.recommended),
+    ...indexes.filter((i) => !options[i]?.recommended),
+  ];
+}
+
+function bold(label: string): string {
+  return `*${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}*`;
+}
+
+function listLabels(labels: string[]): string {
+  return labels.map(bold).join(', ');
+}
+
+function openQuestionBlocks(
+  ask: AskRecord,
+  question: AskQuestion,
+  questionIndex: number,
+  revision: number,
+  deadline: number | null,
+): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  if (question.purpose !== null && question.purpose.trim().length > 0) {
+    blocks.push(
+      context(ask, revision, questionIndex, 'why', `_Why:_ ${escapeAndTruncate(question.purpose, 2000)}`),
+    );
+  }
+  const options = question.kind === 'choice' ? (question.options ?? []) : [];
+  if (options.some((option) => option.description !== null && option.description.length > 0)) {
+    const lines = displayOrder(options, question.multiSelect).map((index) => {
+      const option = options[index] as AskOption;
+      const marker = option.recommended ? ' (recommended)' : '';
+      const description =
+        option.description !== null && option.description.length > 0
+          ? ` — ${escapeAndTruncate(option.description, DESCRIPTION_MRKDWN_MAX)}`
+          : '';
+      return `• ${bold(option.label)}${marker}${description}`;
+    });
+    let part = 0;
+    let current = '';
+    for (const line of lines) {
+      if (current.length > 0 && current.length + 1 + line.length > SLACK_LIMITS.sectionText) {
+        blocks.push(section(ask, revision, questionIndex, `opts${part}`, current));
+        part += 1;
+        current = '';
+      }
+      current = current.length > 0 ? `${current}\n${line}` : line;
+    }
+    if (current.length > 0) blocks.push(section(ask, revision, questionIndex, `opts${part}`, current));
+  }
+  blocks.push(controlsBlock(ask, question, questionIndex, revision, options));
+  blocks.push(context(ask, revision, questionIndex, 'due', deadlineLine(ask, question, deadline)));
+  return blocks;
+}
+
+function value(ask: AskRecord, questionIndex: number | null, optionIndex: number | null): string {
+  return encodeActionValue({ turnId: ask.turnId, askId: ask.askId, questionIndex, optionIndex });
+}
+
+/** Button text for an option: `★ <label> (recommended)` or the label, ≤ 75 UTF-16 code units. */
+export function optionButtonText(option: Pick<AskOption, 'label' | 'recommended'>): string {
+  if (!option.recommended) return truncateText(option.label, SLACK_LIMITS.buttonText);
+  const budget = SLACK_LIMITS.buttonText - RECOMMENDED_PREFIX.length - RECOMMENDED_SUFFIX.length;
+  return `${RECOMMENDED_PREFIX}${truncateText(option.label, budget)}${RECOMMENDED_SUFFIX}`;
+}
+
+function button(text: string, actionId: string, buttonValue: string, primary = false): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: plainText(text, SLACK_LIMITS.buttonText),
+    value: buttonValue,
+    ...(primary ? { style: 'primary' as const } : {}),
+  };
+}
+
+function controlsBlock(
+  ask: AskRecord,
+  question: AskQuestion,
+  questionIndex: number,
+  revision: number,
+  options: AskOption[],
+): ActionsBlock {
+  const elements: ActionsBlock['elements'] = [];
+  const other = button('Other…', questionActionId('other', questionIndex), value(ask, questionIndex, null));
+  if (question.kind === 'free_text' || options.length === 0) {
+    elements.push(
+      button('Answer', questionActionId('answer', questionIndex), value(ask, questionIndex, null), true),
+    );
+  } else if (question.multiSelect) {
+    const checkboxOptions: Option[] = options.map((option, index) => ({
+      text: plainText(optionButtonText(option), SLACK_LIMITS.optionText),
+      value: String(index),
+      ...(option.description !== null && option.description.length > 0
+        ? { description: plainText(option.description, SLACK_LIMITS.optionDescription) }
+        : {}),
+    }));
+    const checkboxes: Checkboxes = {
+      type: 'checkboxes',
+      action_id: questionActionId('checks', questionIndex),
+      options: checkboxOptions.slice(0, SLACK_LIMITS.checkboxesOptions),
+    };
+    elements.push(checkboxes);
+    elements.push(
+      button('Submit', questionActionId('submit', questionIndex), value(ask, questionIndex, null), true),
+    );
+    elements.push(other);
+  } else {
+    for (const index of displayOrder(options, false)) {
+      const option = options[index] as AskOption;
+      elements.push(
+        button(
+          optionButtonText(option),
+          optionActionId(questionIndex, index),
+          value(ask, questionIndex, index),
+          option.recommended,
+        ),
+      );
+    }
+    elements.push(other);
+  }
+  return { type: 'actions', block_id: blockId(ask.askId, revision, questionIndex, 'act'), elements };
+}
+
+function dateToken(deadline: number): string {
+  const iso = new Date(deadline).toISOString();
+  const fallback = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(deadline / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
+}
+
+function deadlineLine(ask: AskRecord, question: AskQuestion, deadline: number | null): string {
+  const duration = formatDuration(ask.timeoutMs);
+  const when = deadline === null ? `within ${duration}` : `by ${dateToken(deadline)} (${duration})`;
+  const picks = timeoutPickLabels(question, ask.policy);
+  const outcome =
+    picks.length > 0
+      ? `I'll assume ${listLabels(picks)} and say so.`
+      : "I'll go on without an answer and say so.";
+  return `⏱ No answer ${when}? ${outcome}`;
+}
+
+/** The one line that replaces a resolved question's controls (safe mrkdwn). */
+export function resolutionLine(resolution: QuestionResolution, timeoutMs: number): string {
+  const duration = formatDuration(timeoutMs);
+  const picked = resolution.selected.length > 0 ? listLabels(resolution.selected) : null;
+  switch (resolution.status) {
+    case 'answered': {
+      const typed =
+        resolution.other !== null && resolution.other.length > 0
+          ? `“${escapeAndTruncate(resolution.other, TYPED_MRKDWN_MAX)}” _(typed answer)_`
+          : null;
+      const what = [picked, typed].filter((part): part is string => part !== null).join(' + ');
+      const verb = typed !== null ? 'answered' : 'chosen';
+      return `✅ ${what.length > 0 ? what : 'Nothing selected'} — ${verb} by ${mentionUser(resolution.answeredBy)}`;
+    }
+    case 'assumed': {
+      const lead =
+        resolution.source === 'not_shown' ? '⚠️ Could not be shown in Slack' : `⏱ No answer in ${duration}`;
+      return picked !== null ? `${lead}: assumed ${picked}` : `${lead}: no option assumed`;
+    }
+    case 'canceled':
+      return `🚫 Canceled by ${mentionUser(resolution.answeredBy)}`;
+    default:
+      return '🔒 Closed';
+  }
+}
+
+function cancelBlock(ask: AskRecord, revision: number): ActionsBlock {
+  const single = ask.questions.length === 1;
+  return {
+    type: 'actions',
+    block_id: blockId(ask.askId, revision, 'x', 'cancel'),
+    elements: [
+      {
+        type: 'button',
+        action_id: CANCEL_ACTION_ID,
+        text: plainText('Cancel', SLACK_LIMITS.buttonText),
+        value: value(ask, null, null),
+        confirm: {
+          title: plainText(
+            single ? 'Cancel this question?' : 'Cancel these questions?',
+            SLACK_LIMITS.confirmTitle,
+          ),
+          text: plainText(
+            'The agent will be told that the question was canceled. Only the person who started this turn can cancel it.',
+            SLACK_LIMITS.confirmText,
+          ),
+          confirm: plainText('Cancel it', SLACK_LIMITS.confirmButton),
+          deny: plainText('Keep it', SLACK_LIMITS.confirmButton),
+          style: 'danger',
+        },
+      },
+    ],
+  };
+}
+
+function fallbackText(ask: AskRecord): string {
+  const first = ask.questions[0];
+  const questionText = first === undefined ? '' : escapeAndTruncate(first.question, 1000);
+  const more = ask.questions.length > 1 ? ` (+${ask.questions.length - 1} more)` : '';
+  const lead = ask.status === 'open' ? 'Question from the agent' : 'Resolved';
+  return `${lead}: ${questionText}${more}`;
+}
