@@ -3,6 +3,7 @@
  * key layout and `lua/` for the scripts.
  */
 export { askRecordFromHash, hashFromReply } from './ask-hash.js';
+export { CLUSTER_SLOTS, clusterSlot, crc16 } from './cluster-slot.js';
 export { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
 export { defineStoreScripts, SCRIPT_FILES, type ScriptName, storeScripts } from './lua/index.js';
 export { RedisTurnStore, type RedisTurnStoreOptions } from './redis-turn-store.js';
