@@ -102,7 +102,7 @@ export const askToolDescription: string = [
   '',
   'When to ask: only when a decision really needs a person (a preference, a permission, missing facts you cannot find or safely infer). Do not ask what you can look up or decide yourself, and do not ask for confirmation of routine steps.',
   'Batch: put every question you need now into ONE call (at most 3). Do not call ask_question several times in a row.',
-  'Options: give 2-4 distinct options per question, each with a short label (at most 48 characters) and a description. Never write an "Other", "Something else" or "None of the above, let me type" option: the surface always adds a free-text "Other" choice itself. Omit options for a question that needs a typed answer.',
+  'Options: give 2-4 distinct options per question, each with a short label (at most 48 characters) and a description. Never write an "Other" or "Something else" option: the surface always adds a free-text "Other" choice itself. Omit options for a question that needs a typed answer.',
   'Recommended: mark at most one option of a single-select question with "recommended": true (it is shown first). For multiSelect questions you may mark several.',
   'Timeout: if nobody answers in time, the question resolves to its recommended option (else its first option) and you are told that this was an assumption made by default, not an answer. Say so to the people when you act on it.',
   'Caps (in characters): header 60, question 200, label 48, description 200, purpose 200.',

@@ -599,8 +599,8 @@ function unwrapJsonString(value: unknown, path: string, collector: Collector): U
       collector.add({
         path,
         rule: 'json',
-        actual: preview(current),
-        message: `${where} not valid JSON (${errorText(error)}): ${quote(current)}. Send a JSON object {"questions": [...]} like the example`,
+        actual: preview(text),
+        message: `${where} not valid JSON (${errorText(error)}): ${quote(text)}. Send a JSON object {"questions": [...]} like the example`,
       });
       return { ok: false };
     }

@@ -10,5 +10,5 @@ export function formatAskSuccessNote(ignoredKeys: readonly string[]): string | n
   if (ignoredKeys.length === 0) {
     return null;
   }
-  return `Note: these keys are not part of ${ASK_TOOL_NAME} and were ignored: ${ignoredKeys.join(', ')}. The question was asked without them (people can always type their own answer through "Other").`;
+  return `Note: these keys are not part of ${ASK_TOOL_NAME} and were ignored: ${ignoredKeys.join(', ')}. The question was asked without them.`;
 }
