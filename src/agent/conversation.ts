@@ -1,0 +1,19 @@
+/**
+ * Where a turn lives on a surface. For Slack: the channel and the thread's parent `ts`.
+ * JSON-safe: stored inside turn records.
+ */
+export interface ConversationRef {
+  /** Surface name, e.g. `slack` or `memory` (tests). */
+  surface: string;
+  /** Slack channel id (`C…`, `D…`) or the surface's equivalent. */
+  channel: string;
+  /** Thread parent timestamp (Slack `thread_ts`); the turn's replies go into this thread. */
+  threadTs: string;
+  /** Slack team id, when known. */
+  teamId?: string | undefined;
+}
+
+/** A stable, colon-free key for a conversation thread: `<surface>-<channel>-<threadTs>` with `.` kept. */
+export function conversationKey(conversation: ConversationRef): string {
+  return `${conversation.surface}-${conversation.channel}-${conversation.threadTs}`.replaceAll(':', '_');
+}

@@ -1,0 +1,45 @@
+import type { ModelMessage } from 'ai';
+import type { AskRecord } from '../store/types.js';
+import type { ConversationRef } from './conversation.js';
+
+/**
+ * Where asks are shown and replies posted (Slack, or a recording surface in tests).
+ * The turn engine calls these from workers; every method may be retried after a crash, so each
+ * must be idempotent by the given key (the Slack surface looks for its own earlier message by
+ * metadata before posting again).
+ */
+/** The message that started a turn. */
+export interface TurnTrigger {
+  /** The text of the message that started the turn (surface-escaped text is decoded by the surface). */
+  text: string;
+  /** Surface timestamp of that message (Slack `ts`). */
+  ts: string;
+  /** Who wrote it. */
+  userId: string;
+}
+
+export interface Surface {
+  /**
+   * The conversation so far as model messages, up to and including the trigger message: earlier human
+   * messages as `user` messages, the bot's own messages as `assistant` messages.
+   */
+  loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]>;
+  /**
+   * Shows an ask in the conversation. Idempotent by `ask.askId`: when a message for this ask was
+   * already posted, returns its reference instead of posting again.
+   * @returns an opaque reference to the shown message (stored in `AskRecord.messageRef`).
+   * @throws when the ask cannot be shown after the surface's own retries.
+   */
+  showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string>;
+  /** Re-renders a shown ask after a resolution (controls go, choices and who made them stay). */
+  updateAsk(conversation: ConversationRef, ask: AskRecord, messageRef: string): Promise<void>;
+  /** Posts text once per `key` (final reply, or an error such as "too many invalid questions"). */
+  postMessage(
+    conversation: ConversationRef,
+    text: string,
+    key: string,
+    kind: 'reply' | 'error',
+  ): Promise<void>;
+  /** Shows or clears a "working" indicator in the conversation (best effort; never throws). */
+  setWorking(conversation: ConversationRef, working: boolean): Promise<void>;
+}

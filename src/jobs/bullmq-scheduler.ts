@@ -1,0 +1,54 @@
+import type { JobsOptions, Queue } from 'bullmq';
+import type { Scheduler, TurnStart } from '../agent/scheduler.js';
+import { resumeJobId, timeoutJobId, turnJobId } from './job-ids.js';
+import { JOB_NAMES } from './payloads.js';
+
+/** Retry policy of turn and resume jobs: model and Slack errors back off exponentially (1 s, 2 s, 4 s, …). */
+export const WORK_JOB_OPTIONS: JobsOptions = {
+  attempts: 6,
+  backoff: { type: 'exponential', delay: 1000 },
+  // Kept for an hour so that re-adding the same jobId is ignored (de-duplication), then dropped.
+  removeOnComplete: { age: 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/**
+ * {@link Scheduler} over one BullMQ queue. Every add uses a deterministic jobId, so repeated calls
+ * are no-ops while the job exists; a failed resume job is retried instead of silently ignored.
+ */
+export class BullmqScheduler implements Scheduler {
+  constructor(private readonly queue: Queue) {}
+
+  async startTurn(start: TurnStart): Promise<void> {
+    const id = turnJobId(start.turnId);
+    const existing = await this.queue.getJob(id);
+    if (existing) {
+      if (await existing.isDelayed()) await existing.promote().catch(() => undefined);
+      return;
+    }
+    await this.queue.add(JOB_NAMES.turn, start, { ...WORK_JOB_OPTIONS, jobId: id });
+  }
+
+  async resume(turnId: string, askId: string): Promise<void> {
+    const id = resumeJobId(askId);
+    const job = await this.queue.add(JOB_NAMES.resume, { turnId, askId }, { ...WORK_JOB_OPTIONS, jobId: id });
+    if (await job.isFailed().catch(() => false)) await job.retry('failed').catch(() => undefined);
+  }
+
+  async timeout(turnId: string, askId: string, dueAt: number): Promise<void> {
+    await this.queue.add(
+      JOB_NAMES.timeout,
+      { turnId, askId },
+      {
+        ...WORK_JOB_OPTIONS,
+        jobId: timeoutJobId(askId),
+        delay: Math.max(0, dueAt - Date.now()),
+      },
+    );
+  }
+
+  async cancelTimeout(_turnId: string, askId: string): Promise<void> {
+    const job = await this.queue.getJob(timeoutJobId(askId));
+    if (job && (await job.isDelayed())) await job.remove();
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Deterministic BullMQ jobIds. BullMQ rejects custom ids containing `:` (unless they split into exactly
+ * three parts) and all-digit ids, and silently ignores an add whose id it still retains; so every id
+ * here is `<kind>-<id>` with any `:` replaced, never all digits, and unique per ask (a second ask in the
+ * same turn gets its own timer).
+ */
+function safe(id: string): string {
+  return id.replaceAll(':', '_');
+}
+
+/** jobId of the job that starts (and first advances) a turn. */
+export function turnJobId(turnId: string): string {
+  return `turn-${safe(turnId)}`;
+}
+
+/** jobId of the job that resumes a turn after its ask resolved. */
+export function resumeJobId(askId: string): string {
+  return `resume-${safe(askId)}`;
+}
+
+/** jobId of the delayed job that resolves an ask at its deadline. */
+export function timeoutJobId(askId: string): string {
+  return `timeout-${safe(askId)}`;
+}

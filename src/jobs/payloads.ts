@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Job names on the holdpoint queue. */
+export const JOB_NAMES = { turn: 'turn', resume: 'resume', timeout: 'timeout' } as const;
+
+const conversationSchema = z.object({
+  surface: z.string().min(1),
+  channel: z.string().min(1),
+  threadTs: z.string().min(1),
+  teamId: z.string().optional(),
+});
+
+/** Payload of a `turn` job: a {@link import('../agent/scheduler.js').TurnStart}. */
+export const turnJobSchema = z.object({
+  turnId: z.string().min(1),
+  conversation: conversationSchema,
+  requestedBy: z.string(),
+  trigger: z.object({ text: z.string(), ts: z.string(), userId: z.string() }),
+});
+
+/** Payload of `resume` and `timeout` jobs. */
+export const askJobSchema = z.object({ turnId: z.string().min(1), askId: z.string().min(1) });
+
+export type TurnJobData = z.infer<typeof turnJobSchema>;
+export type AskJobData = z.infer<typeof askJobSchema>;

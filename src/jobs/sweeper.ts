@@ -1,0 +1,40 @@
+import { type EngineDeps, sweep } from '../agent/engine.js';
+
+/** A running sweeper; `stop()` waits for a sweep in progress. */
+export interface Sweeper {
+  stop(): Promise<void>;
+  /** Runs one sweep now (also used at start-up). */
+  runOnce(): Promise<{ timedOut: number; resumed: number; reshown: number }>;
+}
+
+/**
+ * Runs {@link sweep} at start-up and then every `intervalMs` (default 60 000 ms): resolves overdue asks
+ * whose timeout job was lost, shows asks a crash left unshown, and re-adds missing resumes.
+ */
+export function startSweeper(
+  deps: EngineDeps,
+  options: { intervalMs?: number; unshownGraceMs?: number } = {},
+): Sweeper {
+  const intervalMs = options.intervalMs ?? 60_000;
+  const unshownGraceMs = options.unshownGraceMs ?? 60_000;
+  let running: Promise<unknown> = Promise.resolve();
+  const runOnce = async () => {
+    const counts = await sweep(deps, { unshownGraceMs });
+    if (counts.timedOut + counts.resumed + counts.reshown > 0)
+      deps.log.info({ ...counts }, 'sweep recovered work');
+    return counts;
+  };
+  const tick = () => {
+    running = runOnce().catch((error: unknown) => deps.log.error({ err: error }, 'sweep failed'));
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { DelayedError, type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { advanceTurn, type EngineDeps, failTurn, startTurn, timeoutAsk } from '../agent/engine.js';
+import { askJobSchema, JOB_NAMES, turnJobSchema } from './payloads.js';
+
+/** Worker settings. Defaults suit production; tests shorten the lock so crashes are noticed fast. */
+export interface HoldpointWorkerOptions {
+  queueName: string;
+  /** BullMQ key prefix; carries a hash tag so all queue keys share one Redis Cluster slot. */
+  prefix: string;
+  /** A connection with `maxRetriesPerRequest: null` (BullMQ requires it for blocking commands). */
+  connection: Redis;
+  /** Jobs processed at once by this process (default 8). */
+  concurrency?: number;
+  /** How long a job's lock lives without renewal, in ms (default 30 000). A killed worker's job is taken back after this. */
+  lockDuration?: number;
+  /** How often stalled jobs are looked for, in ms (default 30 000). */
+  stalledInterval?: number;
+  /** How long a turn waits before looking again when another turn holds its thread, in ms (default 2000). */
+  threadWaitMs?: number;
+  /** Called with a job that failed for good (all attempts used). */
+  onFailed?: (job: Job | undefined, error: Error) => void;
+}
+
+/**
+ * The BullMQ worker for `turn`, `resume` and `timeout` jobs. Processors are thin: validate the payload,
+ * call the engine. A turn whose model keeps failing gets a clear message in its thread after the last
+ * attempt and is marked failed.
+ */
+export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorkerOptions): Worker {
+  const threadWaitMs = options.threadWaitMs ?? 2000;
+  const worker = new Worker(
+    options.queueName,
+    async (job: Job, token?: string) => {
+      switch (job.name) {
+        case JOB_NAMES.turn: {
+          const data = turnJobSchema.parse(job.data);
+          try {
+            const outcome = await startTurn(deps, data);
+            if (outcome.state === 'waiting') {
+              await job.moveToDelayed(Date.now() + threadWaitMs, token);
+              throw new DelayedError();
+            }
+            return outcome.state;
+          } catch (error) {
+            await failIfLastAttempt(deps, job, data.turnId, error);
+            throw error;
+          }
+        }
+        case JOB_NAMES.resume: {
+          const data = askJobSchema.parse(job.data);
+          try {
+            return (await advanceTurn(deps, data.turnId)).state;
+          } catch (error) {
+            await failIfLastAttempt(deps, job, data.turnId, error);
+            throw error;
+          }
+        }
+        case JOB_NAMES.timeout: {
+          const data = askJobSchema.parse(job.data);
+          const outcome = await timeoutAsk(deps, data.turnId, data.askId);
+          if (outcome === 'not-due') {
+            const ask = await deps.store.getAsk(data.turnId, data.askId);
+            await job.moveToDelayed(ask?.deadline ?? Date.now() + 1000, token);
+            throw new DelayedError();
+          }
+          return outcome;
+        }
+        default:
+          throw new Error(`unknown job name ${job.name}`);
+      }
+    },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 8,
+      lockDuration: options.lockDuration ?? 30_000,
+      stalledInterval: options.stalledInterval ?? 30_000,
+      maxStalledCount: 10,
+    },
+  );
+  worker.on('failed', (job, error) => {
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) options.onFailed?.(job, error);
+  });
+  worker.on('error', (error) => deps.log.error({ err: error }, 'worker error'));
+  return worker;
+}
+
+async function failIfLastAttempt(deps: EngineDeps, job: Job, turnId: string, error: unknown): Promise<void> {
+  if (error instanceof DelayedError) return;
+  const attempts = job.opts.attempts ?? 1;
+  deps.log.warn(
+    { turnId, jobId: job.id, attempt: job.attemptsMade + 1, attempts, err: error },
+    'turn job failed',
+  );
+  if (job.attemptsMade + 1 < attempts) return;
+  const reason = error instanceof Error ? error.message : String(error);
+  await failTurn(
+    deps,
+    turnId,
+    `Sorry, I could not finish this: the model or Slack kept failing after ${attempts} tries (${reason.slice(0, 200)}). ` +
+      'Please try again in a few minutes.',
+  );
+}

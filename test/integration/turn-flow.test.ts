@@ -1,0 +1,423 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerAsk, cancelAsk, submitTurn } from '../../src/agent/engine.js';
+import { formatAskResult, parseAskResultJson } from '../../src/ask/format-ask-result.js';
+import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
+import { timeoutJobId } from '../../src/jobs/job-ids.js';
+import { createHarness, type Harness, waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
+
+const DEPLOY_ASK = {
+  questions: [
+    {
+      header: 'Deploy',
+      question: 'The payments-api deploy failed. What now?',
+      options: [
+        { label: 'Hotfix forward', description: 'Patch and redeploy.' },
+        { label: 'Roll back to v2.14.3', description: 'Safe, known good.', recommended: true },
+      ],
+    },
+  ],
+};
+
+const TWO_QUESTIONS = {
+  questions: [
+    { header: 'Q1', question: 'Pick A or B?', options: [{ label: 'A', recommended: true }, { label: 'B' }] },
+    { header: 'Q2', question: 'Pick C or D?', options: [{ label: 'C' }, { label: 'D' }] },
+  ],
+};
+
+/** A model that asks `ask` first, then replies with the text of the tool results it received. */
+function askThenEcho(ask: unknown) {
+  return scriptedModel((prompt) => {
+    const results = lastToolResults(prompt);
+    if (results.length === 0)
+      return { text: 'I need to ask first.', toolCalls: [{ name: 'ask_question', input: ask }] };
+    return { text: `FINAL\n${results.map((result) => result.text).join('\n---\n')}` };
+  });
+}
+
+function answered(
+  label: string,
+  userId: string,
+  source: QuestionResolution['source'] = 'button',
+): QuestionResolution {
+  return {
+    status: 'answered',
+    selected: [label],
+    other: null,
+    answeredBy: userId,
+    answeredAt: new Date().toISOString(),
+    source,
+    assumption: null,
+  };
+}
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function pausedAsk(h: Harness, turnId: string) {
+  return waitFor(
+    async () => {
+      const turn = await h.store.getTurn(turnId);
+      if (turn?.status !== 'paused' || !turn.pendingAskId) return undefined;
+      const ask = await h.store.getAsk(turnId, turn.pendingAskId);
+      return ask?.shownAt ? ask : undefined;
+    },
+    10_000,
+    'the ask to be shown',
+  );
+}
+
+async function finalReply(h: Harness, turnId: string) {
+  return waitFor(
+    async () => {
+      const events = await h.surface.events();
+      const post = events.find((event) => event.type === 'postMessage' && event.key.endsWith(turnId));
+      return post?.type === 'postMessage' ? post : undefined;
+    },
+    15_000,
+    'the final reply',
+  );
+}
+
+describe('pause, answer, resume', () => {
+  it('resumes with the real answer and the model receives exactly the formatter output', async () => {
+    const model = askThenEcho(DEPLOY_ASK);
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('deploy failed, what now?');
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, start.turnId);
+    expect(ask.questions[0]?.options?.map((o) => o.label)).toEqual([
+      'Roll back to v2.14.3',
+      'Hotfix forward',
+    ]);
+
+    const resolution = answered('Hotfix forward', 'U0BOB');
+    const result = await answerAsk(harness.deps, {
+      turnId: start.turnId,
+      askId: ask.askId,
+      questionIndex: 0,
+      resolution,
+    });
+    expect(result.status).toBe('completed');
+
+    const reply = await finalReply(harness, start.turnId);
+    expect(reply.kind).toBe('reply');
+    expect(reply.text).toBe(
+      `FINAL\n${formatAskResult(ask.questions, [resolution], { timeoutMs: ask.timeoutMs })}`,
+    );
+    const parsed = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    expect(parsed.answers[0]).toMatchObject({
+      status: 'answered',
+      selected: ['Hotfix forward'],
+      answeredBy: 'U0BOB',
+      source: 'button',
+    });
+    for (const prompt of model.prompts) expect(promptPairingProblems(prompt)).toEqual([]);
+    expect(model.prompts).toHaveLength(2);
+    const turn = await harness.store.getTurn(start.turnId);
+    expect(turn?.status).toBe('completed');
+    expect(turn?.outbox.every((entry) => entry.state === 'posted')).toBe(true);
+    // The timeout job was tidied away (or is a no-op): the ask resolves exactly once.
+    const timeoutJob = await harness.queue.getJob(timeoutJobId(ask.askId));
+    expect(timeoutJob === undefined || !(await timeoutJob.isDelayed())).toBe(true);
+  });
+});
+
+describe('timeout', () => {
+  const cases: Array<{
+    policy: TimeoutPolicy;
+    q1: string[];
+    q2: string[];
+    a1: string | null;
+    a2: string | null;
+  }> = [
+    { policy: 'recommended-or-first', q1: ['A'], q2: ['C'], a1: 'recommended', a2: 'first_option' },
+    { policy: 'recommended-only', q1: ['A'], q2: [], a1: 'recommended', a2: 'no_answer' },
+    { policy: 'no-answer', q1: [], q2: [], a1: 'no_answer', a2: 'no_answer' },
+  ];
+  for (const testCase of cases) {
+    it(`resolves unanswered questions by the ${testCase.policy} policy and tells the model they are assumptions`, async () => {
+      const model = askThenEcho(TWO_QUESTIONS);
+      harness = createHarness({
+        redisUrl: testRedisUrl(),
+        model,
+        config: { askTimeoutMs: 400, timeoutPolicy: testCase.policy },
+      });
+      const start = harness.turnStart('two questions');
+      await submitTurn(harness.deps, start);
+      const ask = await pausedAsk(harness, start.turnId);
+      const reply = await finalReply(harness, start.turnId);
+      const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+      expect(answers.map((answer) => answer.status)).toEqual(['assumed', 'assumed']);
+      expect(answers.map((answer) => answer.source)).toEqual(['timeout', 'timeout']);
+      expect(answers[0]?.selected).toEqual(testCase.q1);
+      expect(answers[1]?.selected).toEqual(testCase.q2);
+      expect(answers.map((answer) => answer.assumption)).toEqual([testCase.a1, testCase.a2]);
+      expect(reply.text).toMatch(/nobody answered/i);
+      const resolvedAt = Date.parse(answers[0]?.answeredAt ?? '');
+      expect(resolvedAt).toBeGreaterThanOrEqual(ask.deadline ?? Number.POSITIVE_INFINITY);
+    });
+  }
+
+  it('keeps answers given before the timeout and assumes only the rest', async () => {
+    const model = askThenEcho(TWO_QUESTIONS);
+    harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 600 } });
+    const start = harness.turnStart('partial');
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, start.turnId);
+    const first = await answerAsk(harness.deps, {
+      turnId: start.turnId,
+      askId: ask.askId,
+      questionIndex: 0,
+      resolution: answered('B', 'U0BOB'),
+    });
+    expect(first.status).toBe('recorded');
+    const reply = await finalReply(harness, start.turnId);
+    const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    expect(answers[0]).toMatchObject({
+      status: 'answered',
+      selected: ['B'],
+      answeredBy: 'U0BOB',
+      source: 'button',
+    });
+    expect(answers[1]).toMatchObject({
+      status: 'assumed',
+      selected: ['C'],
+      source: 'timeout',
+      answeredBy: null,
+    });
+    const updates = (await harness.surface.events()).filter((event) => event.type === 'updateAsk');
+    expect(updates.at(-1)).toMatchObject({ statuses: ['answered', 'assumed'] });
+  });
+});
+
+describe('a step with ask_question and another tool call', () => {
+  it('does not run the other tool before the answer, says why, and keeps the pairing rule on every request', async () => {
+    let runbookRuns = 0;
+    const model = scriptedModel((prompt, index) => {
+      if (index === 0) {
+        return {
+          text: 'Let me check the runbook and ask you.',
+          toolCalls: [
+            { id: 'toolu_A', name: 'lookup_runbook', input: { service: 'payments' } },
+            { id: 'toolu_B', name: 'ask_question', input: DEPLOY_ASK },
+          ],
+        };
+      }
+      if (index === 1)
+        return { toolCalls: [{ id: 'toolu_C', name: 'lookup_runbook', input: { service: 'payments' } }] };
+      return {
+        text: `FINAL\n${lastToolResults(prompt)
+          .map((r) => `${r.toolName}:${r.text}`)
+          .join('\n')}`,
+      };
+    });
+    const { z } = await import('zod');
+    harness = createHarness({
+      redisUrl: testRedisUrl(),
+      model,
+      tools: [
+        {
+          name: 'lookup_runbook',
+          description: 'Looks up a runbook',
+          inputSchema: z.object({ service: z.string() }),
+          execute: async () => {
+            runbookRuns++;
+            return 'runbook: roll back with deployctl';
+          },
+        },
+      ],
+    });
+    const start = harness.turnStart('help');
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, start.turnId);
+    expect(runbookRuns).toBe(0);
+    const paused = await harness.store.getTurn(start.turnId);
+    const heldBack = paused?.messages.at(-1);
+    expect(heldBack?.role).toBe('tool');
+    expect(JSON.stringify(heldBack)).toMatch(/held back/);
+
+    await answerAsk(harness.deps, {
+      turnId: start.turnId,
+      askId: ask.askId,
+      questionIndex: 0,
+      resolution: answered('Hotfix forward', 'U0BOB'),
+    });
+    const reply = await finalReply(harness, start.turnId);
+    expect(reply.text).toContain('lookup_runbook:runbook: roll back with deployctl');
+    expect(runbookRuns).toBe(1);
+    // The resumed request answered both calls of the paused step, in call order, each once.
+    const resumed = model.prompts[1];
+    expect(resumed).toBeDefined();
+    const toolMessage = resumed?.at(-1);
+    expect(toolMessage?.role).toBe('tool');
+    if (toolMessage?.role === 'tool') {
+      expect(
+        toolMessage.content.map((part) => (part.type === 'tool-result' ? part.toolCallId : part.type)),
+      ).toEqual(['toolu_A', 'toolu_B']);
+    }
+    for (const prompt of model.prompts) expect(promptPairingProblems(prompt)).toEqual([]);
+  });
+});
+
+describe('invalid ask_question calls', () => {
+  it('returns the error to the model and ends the turn after three invalid calls with a clear message', async () => {
+    const model = scriptedModel(() => ({ toolCalls: [{ name: 'ask_question', input: { questions: [] } }] }));
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('bad asks');
+    await submitTurn(harness.deps, start);
+    const reply = await finalReply(harness, start.turnId);
+    expect(reply.kind).toBe('error');
+    expect(reply.text).toMatch(/3 invalid ask_question calls/);
+    expect(model.prompts).toHaveLength(3);
+    // The model saw an error naming the path and the limit after each invalid call.
+    const second = lastToolResults(model.prompts[1] ?? []);
+    expect(second[0]?.isError).toBe(true);
+    expect(second[0]?.text).toContain('questions');
+    expect((await harness.surface.events()).some((event) => event.type === 'showAsk')).toBe(false);
+    expect(await harness.redis.keys(`${harness.prefix}:*ask:*`)).toEqual([]);
+  });
+
+  it('lets the model fix an invalid call and then pauses on the valid one', async () => {
+    const model = scriptedModel((prompt, index) => {
+      if (index === 0)
+        return {
+          toolCalls: [
+            { name: 'ask_question', input: { questions: [{ question: 'x', options: ['only one'] }] } },
+          ],
+        };
+      if (index === 1) return { toolCalls: [{ name: 'ask_question', input: DEPLOY_ASK }] };
+      return { text: `FINAL\n${lastToolResults(prompt)[0]?.text}` };
+    });
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('fix it');
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, start.turnId);
+    expect(lastToolResults(model.prompts[1] ?? [])[0]?.text).toContain('questions[0].options');
+    await answerAsk(harness.deps, {
+      turnId: start.turnId,
+      askId: ask.askId,
+      questionIndex: 0,
+      resolution: answered('Hotfix forward', 'U0BOB'),
+    });
+    expect((await finalReply(harness, start.turnId)).kind).toBe('reply');
+  });
+});
+
+describe('other pause paths', () => {
+  it('a second ask_question call in the same step gets an error result asking to batch', async () => {
+    const model = scriptedModel((prompt, index) => {
+      if (index === 0) {
+        return {
+          toolCalls: [
+            { id: 'c1', name: 'ask_question', input: DEPLOY_ASK },
+            { id: 'c2', name: 'ask_question', input: TWO_QUESTIONS },
+          ],
+        };
+      }
+      return {
+        text: `FINAL\n${lastToolResults(prompt)
+          .map((r) => `${r.isError}:${r.text}`)
+          .join('\n---\n')}`,
+      };
+    });
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('two asks');
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, start.turnId);
+    expect(ask.toolCallId).toBe('c1');
+    await answerAsk(harness.deps, {
+      turnId: start.turnId,
+      askId: ask.askId,
+      questionIndex: 0,
+      resolution: answered('Hotfix forward', 'U0BOB'),
+    });
+    const reply = await finalReply(harness, start.turnId);
+    const [first, second] = reply.text.slice('FINAL\n'.length).split('\n---\n');
+    expect(first?.startsWith('false:')).toBe(true);
+    expect(second).toMatch(/^true:.*one ask_question call/s);
+  });
+
+  it('an ask that cannot be shown resolves at once as not shown, and the model is told', async () => {
+    const model = askThenEcho(DEPLOY_ASK);
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    await harness.surface.failShowAsk(3);
+    const start = harness.turnStart('cannot show');
+    await submitTurn(harness.deps, start);
+    const reply = await finalReply(harness, start.turnId);
+    const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    expect(answers[0]).toMatchObject({ status: 'assumed', source: 'not_shown', selected: [] });
+    expect(reply.text).toMatch(/could not be shown/i);
+  });
+
+  it('the requester can cancel; anyone else is forbidden; the turn goes on with a canceled result', async () => {
+    const model = askThenEcho(DEPLOY_ASK);
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('cancel me', { userId: 'U0ALICE' });
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, start.turnId);
+    expect(
+      (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0BOB' })).status,
+    ).toBe('forbidden');
+    expect(
+      (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0ALICE' })).status,
+    ).toBe('completed');
+    const reply = await finalReply(harness, start.turnId);
+    const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    expect(answers[0]).toMatchObject({ status: 'canceled', answeredBy: 'U0ALICE' });
+  });
+
+  it('a second ask in the same turn gets its own delayed timeout job and resolves by itself', async () => {
+    const model = scriptedModel((prompt, index) => {
+      if (index === 0) return { toolCalls: [{ name: 'ask_question', input: DEPLOY_ASK }] };
+      if (index === 1) return { toolCalls: [{ name: 'ask_question', input: TWO_QUESTIONS }] };
+      return { text: `FINAL\n${lastToolResults(prompt)[0]?.text}` };
+    });
+    harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 1500 } });
+    const start = harness.turnStart('two asks in a row');
+    await submitTurn(harness.deps, start);
+    const first = await pausedAsk(harness, start.turnId);
+    await answerAsk(harness.deps, {
+      turnId: start.turnId,
+      askId: first.askId,
+      questionIndex: 0,
+      resolution: answered('Hotfix forward', 'U0BOB'),
+    });
+    const second = await waitFor(async () => {
+      const ask = await pausedAsk(harness as Harness, start.turnId);
+      return ask.askId !== first.askId ? ask : undefined;
+    });
+    const job = await harness.queue.getJob(timeoutJobId(second.askId));
+    expect(job && (await job.getState())).toBe('delayed');
+    expect(job?.data).toEqual({ turnId: start.turnId, askId: second.askId });
+    const reply = await finalReply(harness, start.turnId);
+    expect(parseAskResultJson(reply.text.slice('FINAL\n'.length)).answers.map((a) => a.status)).toEqual([
+      'assumed',
+      'assumed',
+    ]);
+  });
+
+  it.each([
+    ['a UUID', '7f1c2a9e-3b4d-4e5f-8a6b-1c2d3e4f5a6b'],
+    ['all digits', '123456'],
+    ['a colon', 'team:T0TEST:thread'],
+  ])('adds jobs for a turn id that is %s', async (_shape, turnId) => {
+    const model = askThenEcho(DEPLOY_ASK);
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('id shapes', { turnId });
+    await submitTurn(harness.deps, start);
+    const ask = await pausedAsk(harness, turnId);
+    await answerAsk(harness.deps, {
+      turnId,
+      askId: ask.askId,
+      questionIndex: 0,
+      resolution: answered('Hotfix forward', 'U0BOB'),
+    });
+    expect((await finalReply(harness, turnId)).kind).toBe('reply');
+  });
+});

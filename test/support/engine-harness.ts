@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { LanguageModel } from 'ai';
+import type { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { EngineConfig, EngineDeps } from '../../src/agent/engine.js';
+import { silentLogger } from '../../src/agent/engine-logger.js';
+import type { TurnStart } from '../../src/agent/scheduler.js';
+import { type AgentTool, createToolRegistry } from '../../src/agent/tool-registry.js';
+import { askToolDefinition } from '../../src/ask/ask-schema.js';
+import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
+import { createHoldpointQueue } from '../../src/jobs/queue.js';
+import { createHoldpointWorker } from '../../src/jobs/worker.js';
+import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
+import { RecordingSurface } from './recording-surface.js';
+
+/** Options of {@link createHarness}. */
+export interface HarnessOptions {
+  redisUrl: string;
+  model: LanguageModel;
+  tools?: AgentTool[];
+  config?: Partial<EngineConfig>;
+  /** Start a worker in this process (default true). */
+  worker?: boolean;
+  prefix?: string;
+  queueName?: string;
+  lockDuration?: number;
+  stalledInterval?: number;
+}
+
+/** A wired engine against a real Redis and real BullMQ, with a recording surface. */
+export interface Harness {
+  deps: EngineDeps;
+  store: RedisTurnStore;
+  surface: RecordingSurface;
+  queue: Queue;
+  worker: Worker | null;
+  redis: Redis;
+  prefix: string;
+  queueName: string;
+  /** Builds a TurnStart in a fresh test thread. */
+  turnStart(text: string, options?: { turnId?: string; userId?: string; threadTs?: string }): TurnStart;
+  close(): Promise<void>;
+}
+
+/** Default engine config for tests: 3 s timeout, no show retry delay. */
+export const TEST_ENGINE_CONFIG: EngineConfig = {
+  systemPrompt: 'You are a test agent.',
+  stepLimit: 20,
+  maxInvalidAsks: 3,
+  askTimeoutMs: 3000,
+  timeoutPolicy: 'recommended-or-first',
+  answerers: { mode: 'anyone' },
+  showAttempts: 3,
+  showRetryDelayMs: 10,
+};
+
+/** Builds the engine over a real Redis + BullMQ, for integration tests and worker child processes. */
+export function createHarness(options: HarnessOptions): Harness {
+  const prefix = options.prefix ?? `hpt-${randomUUID().slice(0, 8)}`;
+  const queueName = options.queueName ?? `q-${prefix}`;
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const bullConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const store = new RedisTurnStore(redis, { prefix });
+  const surface = new RecordingSurface(redis, prefix);
+  const queue = createHoldpointQueue(bullConnection, { name: queueName, prefix: `{${prefix}}` });
+  const scheduler = new BullmqScheduler(queue);
+  const deps: EngineDeps = {
+    store,
+    surface,
+    scheduler,
+    model: options.model,
+    tools: createToolRegistry(options.tools ?? []),
+    askTool: askToolDefinition,
+    config: { ...TEST_ENGINE_CONFIG, ...options.config },
+    log: silentLogger,
+    now: () => Date.now(),
+    newId: () => randomUUID(),
+  };
+  const worker =
+    options.worker === false
+      ? null
+      : createHoldpointWorker(deps, {
+          queueName,
+          prefix: `{${prefix}}`,
+          connection: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+          concurrency: 8,
+          lockDuration: options.lockDuration ?? 2000,
+          stalledInterval: options.stalledInterval ?? 1000,
+          threadWaitMs: 200,
+        });
+  let thread = 0;
+  return {
+    deps,
+    store,
+    surface,
+    queue,
+    worker,
+    redis,
+    prefix,
+    queueName,
+    turnStart(text, turnOptions = {}) {
+      thread++;
+      const threadTs = turnOptions.threadTs ?? `1780000000.${String(thread).padStart(6, '0')}`;
+      return {
+        turnId: turnOptions.turnId ?? randomUUID(),
+        conversation: { surface: 'memory', channel: 'C0OPS', threadTs },
+        requestedBy: turnOptions.userId ?? 'U0ALICE',
+        trigger: { text, ts: threadTs, userId: turnOptions.userId ?? 'U0ALICE' },
+      };
+    },
+    async close() {
+      await worker?.close();
+      await queue.close();
+      await bullConnection.quit();
+      await redis.quit();
+    },
+  };
+}
+
+/** Polls `check` every 20 ms until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
