@@ -1,0 +1,238 @@
+/** Groups of {@link CONFIG_VARIABLES}, in the order docs and `.env.example` list them. */
+export const CONFIG_GROUPS = ['Slack', 'Redis and HTTP', 'Model', 'Asks', 'Process'] as const;
+/** One of {@link CONFIG_GROUPS}. */
+export type ConfigGroup = (typeof CONFIG_GROUPS)[number];
+
+/** One environment variable holdpoint reads: the single source for validation, docs and `.env.example`. */
+export interface ConfigVariable {
+  name: string;
+  group: ConfigGroup;
+  /** Required in every configuration. */
+  required: boolean;
+  /** When it is required in some configurations only (human text), else null. */
+  requiredWhen: string | null;
+  /** Default as environment text (parsed like a set value), or null when there is none. */
+  default: string | null;
+  /** One or two sentences: what it is, accepted forms, units. */
+  description: string;
+  /** Never echoed in messages or logs. */
+  secret: boolean;
+}
+
+/**
+ * Every environment variable, in documentation order. `loadConfig` reads exactly these names;
+ * `.env.example` and the README table are generated from this list (`renderEnvExample`, `renderConfigMarkdown`).
+ */
+export const CONFIG_VARIABLES = [
+  {
+    name: 'SLACK_BOT_TOKEN',
+    group: 'Slack',
+    required: true,
+    requiredWhen: null,
+    default: null,
+    description: "Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page.",
+    secret: true,
+  },
+  {
+    name: 'SLACK_APP_TOKEN',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'for Socket Mode (the manifest default)',
+    default: null,
+    description:
+      "App-level token (xapp-…) with the connections:write scope, from your Slack app's Basic Information page. When set, holdpoint connects in Socket Mode and needs no public URL.",
+    secret: true,
+  },
+  {
+    name: 'SLACK_SIGNING_SECRET',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'in HTTP mode (SLACK_APP_TOKEN unset)',
+    default: null,
+    description:
+      "Signing secret from your Slack app's Basic Information page; checks the signature of requests to POST /slack/events in HTTP mode.",
+    secret: true,
+  },
+  {
+    name: 'SLACK_API_URL',
+    group: 'Slack',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Overrides the Slack Web API base URL (a proxy or a test server), e.g. http://localhost:4000/api/. "/api/" is appended when missing. Default: https://slack.com/api/.',
+    secret: false,
+  },
+  {
+    name: 'PORT',
+    group: 'Redis and HTTP',
+    required: false,
+    requiredWhen: null,
+    default: '3000',
+    description:
+      'TCP port of the HTTP server: POST /slack/events (HTTP mode), /healthz, /readyz and /metrics. 0 picks a free port.',
+    secret: false,
+  },
+  {
+    name: 'REDIS_URL',
+    group: 'Redis and HTTP',
+    required: false,
+    requiredWhen: null,
+    default: 'redis://127.0.0.1:6379',
+    description:
+      'Redis 6.2+ (7 recommended) as redis://[user:password@]host:port[/db] or rediss:// for TLS. It must run with maxmemory-policy noeviction.',
+    secret: false,
+  },
+  {
+    name: 'MODEL',
+    group: 'Model',
+    required: false,
+    requiredWhen: null,
+    default: 'anthropic:claude-sonnet-4-5',
+    description:
+      'Provider and model id: anthropic:<id>, openai:<id> (Responses API) or openai-compatible:<id> (Chat Completions at OPENAI_BASE_URL, e.g. Ollama or vLLM).',
+    secret: false,
+  },
+  {
+    name: 'ANTHROPIC_API_KEY',
+    group: 'Model',
+    required: false,
+    requiredWhen: 'when MODEL is anthropic:…',
+    default: null,
+    description: 'Anthropic API key (sk-ant-…) from console.anthropic.com.',
+    secret: true,
+  },
+  {
+    name: 'ANTHROPIC_BASE_URL',
+    group: 'Model',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Anthropic API base URL including /v1 (a proxy or a test server). Default: https://api.anthropic.com/v1.',
+    secret: false,
+  },
+  {
+    name: 'OPENAI_API_KEY',
+    group: 'Model',
+    required: false,
+    requiredWhen: 'when MODEL is openai:…',
+    default: null,
+    description:
+      'OpenAI API key (sk-…). Optional for openai-compatible servers that need none (sent as a Bearer token when set).',
+    secret: true,
+  },
+  {
+    name: 'OPENAI_BASE_URL',
+    group: 'Model',
+    required: false,
+    requiredWhen: 'when MODEL is openai-compatible:…',
+    default: null,
+    description:
+      'OpenAI-style API base URL including /v1, e.g. http://localhost:11434/v1 for Ollama. Default for openai:…: https://api.openai.com/v1.',
+    secret: false,
+  },
+  {
+    name: 'SYSTEM_PROMPT',
+    group: 'Model',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'System prompt text. Set this or SYSTEM_PROMPT_FILE, not both; a built-in prompt is used otherwise.',
+    secret: false,
+  },
+  {
+    name: 'SYSTEM_PROMPT_FILE',
+    group: 'Model',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description: 'Path of a UTF-8 file holding the system prompt (read once at start-up).',
+    secret: false,
+  },
+  {
+    name: 'ASK_TIMEOUT',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: '30m',
+    description:
+      'How long an ask waits for an answer before the timeout policy decides: 90s, 30m, 2h, 1h30m, 1500ms, or a plain number of seconds. Between 1s and 7d.',
+    secret: false,
+  },
+  {
+    name: 'ASK_TIMEOUT_POLICY',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: 'recommended-or-first',
+    description:
+      'What an unanswered question resolves to at the timeout: recommended-or-first (the recommended option, else the first), recommended-only (else no answer) or no-answer.',
+    secret: false,
+  },
+  {
+    name: 'ASK_ANSWERERS',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: 'anyone',
+    description:
+      'Who may answer: anyone (in the conversation), requester (the person who started the turn), or a comma list of user ids (U…, W…) and user-group ids (S…).',
+    secret: false,
+  },
+  {
+    name: 'ROLE',
+    group: 'Process',
+    required: false,
+    requiredWhen: null,
+    default: 'all',
+    description:
+      'What this process does: all, web (Slack receiver only) or worker (jobs only). Run any number of each.',
+    secret: false,
+  },
+  {
+    name: 'LOG_LEVEL',
+    group: 'Process',
+    required: false,
+    requiredWhen: null,
+    default: 'info',
+    description:
+      'Pino log level: fatal, error, warn, info, debug, trace or silent. Logs are JSON lines on stdout.',
+    secret: false,
+  },
+  {
+    name: 'STEP_LIMIT',
+    group: 'Process',
+    required: false,
+    requiredWhen: null,
+    default: '20',
+    description: 'Most model steps in one turn (1-1000); the turn then ends with a message in the thread.',
+    secret: false,
+  },
+  {
+    name: 'WORKER_CONCURRENCY',
+    group: 'Process',
+    required: false,
+    requiredWhen: null,
+    default: '8',
+    description: 'Jobs (turns, resumes, timeouts) one worker process runs at once (1-1000).',
+    secret: false,
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT',
+    group: 'Process',
+    required: false,
+    requiredWhen: null,
+    default: '25s',
+    description:
+      "After SIGTERM, how long running jobs may take to finish before the process closes (1s-10m). Keep it below the container's stop grace period (30s in docker-compose.yml).",
+    secret: false,
+  },
+] as const satisfies readonly ConfigVariable[];
+
+/** Name of one of {@link CONFIG_VARIABLES}. */
+export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];
+
+/** The variables as `loadConfig` reads them: each a string or absent. */
+export type RawEnv = { [Name in ConfigVariableName]?: string };

@@ -1,0 +1,357 @@
+import { z } from 'zod';
+import { TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
+import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
+import type { AnswererPolicy } from '../store/types.js';
+import { parseAnswerers } from './answerers.js';
+import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
+import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
+import { parseDuration } from './durations.js';
+import { redactUrl } from './redact-url.js';
+import {
+  type Config,
+  LOG_LEVELS,
+  type LogLevel,
+  type ModelConfig,
+  ROLES,
+  type Role,
+  type SlackConfig,
+} from './types.js';
+
+/** Bounds of `ASK_TIMEOUT`, in ms: 1 s to 7 days. */
+export const ASK_TIMEOUT_BOUNDS = { minMs: 1000, maxMs: 7 * 86_400_000 } as const;
+/** Bounds of `SHUTDOWN_TIMEOUT`, in ms: 1 s to 10 min. */
+export const SHUTDOWN_TIMEOUT_BOUNDS = { minMs: 1000, maxMs: 600_000 } as const;
+
+/** What the schema needs from outside: reading `SYSTEM_PROMPT_FILE`. */
+export interface EnvSchemaOptions {
+  /** Reads a UTF-8 file; throws when it cannot (the error's `code`, e.g. `ENOENT`, is shown). */
+  readFile: (path: string) => string;
+}
+
+/** An empty or whitespace-only value counts as unset (a blank line in `.env`). */
+const envValue = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const rawShape = Object.fromEntries(CONFIG_VARIABLES.map((variable) => [variable.name, envValue])) as {
+  [Name in ConfigVariableName]: typeof envValue;
+};
+
+const SECRET_NAMES = new Set<string>(
+  CONFIG_VARIABLES.filter((variable) => variable.secret).map((variable) => variable.name),
+);
+const URL_NAMES = new Set<string>(['REDIS_URL', 'SLACK_API_URL', 'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL']);
+
+/**
+ * How a set value appears in a problem message: secrets by name only, URLs with credentials masked,
+ * anything else as `NAME=value` (cut to 60 characters).
+ */
+function shown(name: ConfigVariableName, value: string): string {
+  if (SECRET_NAMES.has(name)) return name;
+  if (URL_NAMES.has(name)) return `${name}=${redactUrl(value)}`;
+  const cut = [...value].length > 60 ? `${[...value].slice(0, 57).join('')}...` : value;
+  return `${name}=${cut}`;
+}
+
+function defaultOf(name: ConfigVariableName): string | undefined {
+  const variable = CONFIG_VARIABLES.find((entry) => entry.name === name);
+  return variable?.default ?? undefined;
+}
+
+function parseHttpUrl(value: string, protocols: readonly string[]): URL | null {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Normalises a Slack Web API base URL so that it ends with `/api/`: `http://h:4000` -> `http://h:4000/api/`,
+ * `http://h/api` -> `http://h/api/`, `http://proxy/slack/` -> `http://proxy/slack/api/`. Query and hash are dropped.
+ */
+export function normalizeSlackApiUrl(url: URL): string {
+  const path = url.pathname.replace(/\/+$/, '');
+  const withApi = path.endsWith('/api') ? path : `${path}/api`;
+  return `${url.origin}${withApi}/`;
+}
+
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
+
+function errorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return error instanceof Error ? error.message : 'unreadable';
+}
+
+/**
+ * Builds the one zod schema over the environment: an object of the {@link CONFIG_VARIABLES} names
+ * (unknown names ignored, blank values = unset) transformed into a {@link Config}. Every problem becomes
+ * one zod issue whose `path` is `[variable name]` and whose `message` is a full sentence naming the
+ * variable, what is wrong and how to fix it, without the value of any secret. All variables are checked
+ * on every parse, so one failed parse lists every problem.
+ */
+export function createEnvSchema(options: EnvSchemaOptions) {
+  return z.object(rawShape).transform((raw: RawEnv, context): Config => {
+    const problem = (name: ConfigVariableName, message: string): void => {
+      context.addIssue({ code: 'custom', path: [name], message, input: undefined });
+    };
+    const get = (name: ConfigVariableName): string | undefined => raw[name];
+    const withDefault = (name: ConfigVariableName): string => raw[name] ?? defaultOf(name) ?? '';
+
+    const parseInteger = (name: ConfigVariableName, min: number, max: number): number => {
+      const text = withDefault(name);
+      const number = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (Number.isInteger(number) && number >= min && number <= max) return number;
+      problem(
+        name,
+        `${shown(name, text)} is not a whole number from ${min} to ${max}: set e.g. ${name}=${defaultOf(name)}`,
+      );
+      return Number(defaultOf(name));
+    };
+    const parseBoundedDuration = (
+      name: ConfigVariableName,
+      bounds: { minMs: number; maxMs: number },
+      range: string,
+    ): number => {
+      const text = withDefault(name);
+      const ms = parseDuration(text);
+      if (ms === null) {
+        problem(
+          name,
+          `${shown(name, text)} is not a duration: use e.g. 30m, 90s or 2h (or a plain number of seconds)`,
+        );
+        return parseDuration(defaultOf(name) ?? '') ?? bounds.minMs;
+      }
+      if (ms < bounds.minMs || ms > bounds.maxMs) {
+        problem(name, `${shown(name, text)} is out of range: use a duration from ${range}`);
+      }
+      return ms;
+    };
+
+    // Slack
+    const botToken = get('SLACK_BOT_TOKEN');
+    if (botToken === undefined) {
+      problem(
+        'SLACK_BOT_TOKEN',
+        "SLACK_BOT_TOKEN is missing: set it to the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page",
+      );
+    } else if (!botToken.startsWith('xoxb-')) {
+      problem(
+        'SLACK_BOT_TOKEN',
+        "SLACK_BOT_TOKEN does not start with xoxb-: use the Bot User OAuth Token from your Slack app's OAuth & Permissions page (not a user token xoxp- or an app token xapp-)",
+      );
+    }
+    const appToken = get('SLACK_APP_TOKEN');
+    if (appToken !== undefined && !appToken.startsWith('xapp-')) {
+      problem(
+        'SLACK_APP_TOKEN',
+        "SLACK_APP_TOKEN does not start with xapp-: use an app-level token with the connections:write scope from your Slack app's Basic Information page, or unset it for HTTP mode",
+      );
+    }
+    const signingSecret = get('SLACK_SIGNING_SECRET');
+    if (appToken === undefined && signingSecret === undefined) {
+      problem(
+        'SLACK_SIGNING_SECRET',
+        "SLACK_SIGNING_SECRET is missing: HTTP mode (SLACK_APP_TOKEN unset) needs the Signing Secret from your Slack app's Basic Information page; or set SLACK_APP_TOKEN (xapp-…) to use Socket Mode",
+      );
+    }
+    let apiUrl: string | null = null;
+    const apiUrlText = get('SLACK_API_URL');
+    if (apiUrlText !== undefined) {
+      const url = parseHttpUrl(apiUrlText, ['http:', 'https:']);
+      if (url === null) {
+        problem(
+          'SLACK_API_URL',
+          `${shown('SLACK_API_URL', apiUrlText)} is not an http(s) URL: use e.g. https://slack.com/api/ or unset it`,
+        );
+      } else {
+        apiUrl = normalizeSlackApiUrl(url);
+      }
+    }
+    const slack: SlackConfig =
+      appToken !== undefined
+        ? { mode: 'socket', botToken: botToken ?? '', apiUrl, appToken, signingSecret: signingSecret ?? null }
+        : {
+            mode: 'http',
+            botToken: botToken ?? '',
+            apiUrl,
+            appToken: null,
+            signingSecret: signingSecret ?? '',
+          };
+
+    // HTTP and Redis
+    const port = parseInteger('PORT', 0, 65_535);
+    const redisUrl = withDefault('REDIS_URL');
+    if (parseHttpUrl(redisUrl, ['redis:', 'rediss:']) === null) {
+      problem(
+        'REDIS_URL',
+        `${shown('REDIS_URL', redisUrl)} is not a Redis URL: use redis://host:6379 (or rediss:// for TLS)`,
+      );
+    }
+
+    // Model
+    const modelText = withDefault('MODEL');
+    const separator = modelText.indexOf(':');
+    const providerText = separator < 0 ? '' : modelText.slice(0, separator).trim();
+    const modelId = separator < 0 ? '' : modelText.slice(separator + 1).trim();
+    let provider: ModelProvider = 'anthropic';
+    if (!isOneOf(MODEL_PROVIDERS, providerText) || modelId === '') {
+      problem(
+        'MODEL',
+        `${shown('MODEL', modelText)} is not <provider>:<model id>: use anthropic:<model id>, openai:<model id> or openai-compatible:<model id>, e.g. anthropic:claude-sonnet-4-5`,
+      );
+    } else {
+      provider = providerText;
+    }
+    const baseUrlOf = (name: 'ANTHROPIC_BASE_URL' | 'OPENAI_BASE_URL'): string | undefined => {
+      const text = get(name);
+      if (text === undefined) return undefined;
+      if (parseHttpUrl(text, ['http:', 'https:']) === null) {
+        problem(
+          name,
+          `${shown(name, text)} is not an http(s) URL: use e.g. http://localhost:11434/v1 or unset it`,
+        );
+        return undefined;
+      }
+      return text.replace(/\/+$/, '');
+    };
+    const anthropicKey = get('ANTHROPIC_API_KEY');
+    const anthropicBaseUrl = baseUrlOf('ANTHROPIC_BASE_URL');
+    const openaiKey = get('OPENAI_API_KEY');
+    const openaiBaseUrl = baseUrlOf('OPENAI_BASE_URL');
+    let model: ModelConfig;
+    if (provider === 'anthropic') {
+      if (anthropicKey === undefined) {
+        problem(
+          'ANTHROPIC_API_KEY',
+          'ANTHROPIC_API_KEY is missing: MODEL uses anthropic, so set it to an API key from console.anthropic.com, or choose another MODEL',
+        );
+      }
+      model = {
+        provider,
+        modelId,
+        apiKey: anthropicKey ?? '',
+        ...(anthropicBaseUrl ? { baseURL: anthropicBaseUrl } : {}),
+      };
+    } else if (provider === 'openai') {
+      if (openaiKey === undefined) {
+        problem(
+          'OPENAI_API_KEY',
+          'OPENAI_API_KEY is missing: MODEL uses openai, so set it to an API key from platform.openai.com, or choose another MODEL',
+        );
+      }
+      model = {
+        provider,
+        modelId,
+        apiKey: openaiKey ?? '',
+        ...(openaiBaseUrl ? { baseURL: openaiBaseUrl } : {}),
+      };
+    } else {
+      if (get('OPENAI_BASE_URL') === undefined) {
+        problem(
+          'OPENAI_BASE_URL',
+          'OPENAI_BASE_URL is missing: MODEL uses openai-compatible, so set it to the server base URL including /v1, e.g. http://localhost:11434/v1 for Ollama',
+        );
+      }
+      model = {
+        provider,
+        modelId,
+        ...(openaiKey ? { apiKey: openaiKey } : {}),
+        baseURL: openaiBaseUrl ?? '',
+      };
+    }
+
+    // System prompt
+    const promptText = raw.SYSTEM_PROMPT;
+    const promptFile = get('SYSTEM_PROMPT_FILE');
+    let systemPrompt = DEFAULT_SYSTEM_PROMPT;
+    let systemPromptSource: Config['systemPromptSource'] = 'default';
+    if (promptText !== undefined && promptFile !== undefined) {
+      problem(
+        'SYSTEM_PROMPT_FILE',
+        'SYSTEM_PROMPT and SYSTEM_PROMPT_FILE are both set: keep only one of them',
+      );
+    } else if (promptText !== undefined) {
+      systemPrompt = promptText;
+      systemPromptSource = 'env';
+    } else if (promptFile !== undefined) {
+      try {
+        const text = options.readFile(promptFile).trim();
+        if (text === '') {
+          problem(
+            'SYSTEM_PROMPT_FILE',
+            `${shown('SYSTEM_PROMPT_FILE', promptFile)} is empty: write the prompt into it or unset it`,
+          );
+        } else {
+          systemPrompt = text;
+          systemPromptSource = 'file';
+        }
+      } catch (error) {
+        problem(
+          'SYSTEM_PROMPT_FILE',
+          `${shown('SYSTEM_PROMPT_FILE', promptFile)} cannot be read (${errorCode(error)}): give the path of a readable UTF-8 file, or unset it`,
+        );
+      }
+    }
+
+    // Asks
+    const timeoutMs = parseBoundedDuration('ASK_TIMEOUT', ASK_TIMEOUT_BOUNDS, '1s to 7d');
+    const policyText = withDefault('ASK_TIMEOUT_POLICY').toLowerCase();
+    let timeoutPolicy: TimeoutPolicy = 'recommended-or-first';
+    if (isOneOf(TIMEOUT_POLICIES, policyText)) timeoutPolicy = policyText;
+    else {
+      problem(
+        'ASK_TIMEOUT_POLICY',
+        `${shown('ASK_TIMEOUT_POLICY', withDefault('ASK_TIMEOUT_POLICY'))} is not a timeout policy: use ${TIMEOUT_POLICIES.join(', ')}`,
+      );
+    }
+    const answerersText = withDefault('ASK_ANSWERERS');
+    const answerersResult = parseAnswerers(answerersText);
+    let answerers: AnswererPolicy = { mode: 'anyone' };
+    if (answerersResult.ok) answerers = answerersResult.policy;
+    else {
+      problem(
+        'ASK_ANSWERERS',
+        `${shown('ASK_ANSWERERS', answerersText)} is not an answerer policy (${answerersResult.invalid.join(', ')} not understood): use anyone, requester, or a comma list of Slack user ids (U…, W…) and user-group ids (S…)`,
+      );
+    }
+
+    // Process
+    const roleText = withDefault('ROLE').toLowerCase();
+    let role: Role = 'all';
+    if (isOneOf(ROLES, roleText)) role = roleText;
+    else problem('ROLE', `${shown('ROLE', withDefault('ROLE'))} is not a role: use ${ROLES.join(', ')}`);
+    const levelText = withDefault('LOG_LEVEL').toLowerCase();
+    let level: LogLevel = 'info';
+    if (isOneOf(LOG_LEVELS, levelText)) level = levelText;
+    else
+      problem(
+        'LOG_LEVEL',
+        `${shown('LOG_LEVEL', withDefault('LOG_LEVEL'))} is not a log level: use ${LOG_LEVELS.join(', ')}`,
+      );
+    const stepLimit = parseInteger('STEP_LIMIT', 1, 1000);
+    const concurrency = parseInteger('WORKER_CONCURRENCY', 1, 1000);
+    const shutdownMs = parseBoundedDuration('SHUTDOWN_TIMEOUT', SHUTDOWN_TIMEOUT_BOUNDS, '1s to 10m');
+
+    return {
+      slack,
+      http: { port },
+      redis: { url: redisUrl },
+      model,
+      systemPrompt,
+      systemPromptSource,
+      ask: { timeoutMs, timeoutPolicy, answerers },
+      role,
+      log: { level },
+      agent: { stepLimit },
+      worker: { concurrency },
+      shutdown: { timeoutMs: shutdownMs },
+    };
+  });
+}

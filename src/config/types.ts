@@ -1,0 +1,85 @@
+import type { TimeoutPolicy } from '../ask/types.js';
+import type { ModelProvider } from '../model/parse-model-string.js';
+import type { AnswererPolicy } from '../store/types.js';
+
+/** Pino log levels accepted by `LOG_LEVEL` (`silent` turns logging off). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Process roles (`ROLE`): `web` receives Slack requests, `worker` runs jobs, `all` does both. */
+export const ROLES = ['all', 'web', 'worker'] as const;
+/** One of {@link ROLES}. */
+export type Role = (typeof ROLES)[number];
+
+/** Fields of the Slack configuration shared by both connection modes. */
+interface SlackCommon {
+  /** Bot User OAuth Token, `xoxb-…`. Secret. */
+  botToken: string;
+  /** Web API base URL ending in `/api/` (from `SLACK_API_URL`), or null for Slack's own `https://slack.com/api/`. */
+  apiUrl: string | null;
+}
+
+/**
+ * How holdpoint talks to Slack.
+ * - `socket`: Socket Mode over a WebSocket opened with the app-level token (`SLACK_APP_TOKEN` set); no public URL.
+ * - `http`: Slack posts events and interactions to `POST /slack/events`, checked with the signing secret.
+ */
+export type SlackConfig =
+  | (SlackCommon & { mode: 'socket'; appToken: string; signingSecret: string | null })
+  | (SlackCommon & { mode: 'http'; appToken: null; signingSecret: string });
+
+/**
+ * The model to call; structurally a `ModelSpec` of `src/model/create-model.ts`.
+ * `apiKey` is always set for `anthropic` and `openai`; `baseURL` always for `openai-compatible`.
+ */
+export interface ModelConfig {
+  provider: ModelProvider;
+  /** The provider's model id, e.g. `claude-sonnet-4-5`, `gpt-4.1`, `llama3.1:8b`. */
+  modelId: string;
+  /** Secret. Undefined only for `openai-compatible` without `OPENAI_API_KEY`. */
+  apiKey?: string;
+  /** API base URL including the version segment (e.g. `http://localhost:11434/v1`), or undefined for the public endpoint. */
+  baseURL?: string;
+}
+
+/** Defaults for new asks. */
+export interface AskConfig {
+  /** How long an ask waits for people before the timeout policy resolves it, in ms (1 s to 7 d). */
+  timeoutMs: number;
+  timeoutPolicy: TimeoutPolicy;
+  answerers: AnswererPolicy;
+}
+
+/** The validated configuration of one holdpoint process. Built only by `loadConfig`. */
+export interface Config {
+  slack: SlackConfig;
+  http: {
+    /** TCP port of the HTTP server (Slack HTTP mode, /healthz, /readyz, /metrics); 0 picks a free port. */
+    port: number;
+  };
+  redis: {
+    /** `redis://` or `rediss://` URL; may hold a password (log it only through `redactUrl`). */
+    url: string;
+  };
+  model: ModelConfig;
+  /** The system prompt text (from `SYSTEM_PROMPT`, `SYSTEM_PROMPT_FILE`, or the default). */
+  systemPrompt: string;
+  /** Where {@link Config.systemPrompt} came from. */
+  systemPromptSource: 'env' | 'file' | 'default';
+  ask: AskConfig;
+  role: Role;
+  log: { level: LogLevel };
+  agent: {
+    /** Most model steps in one turn (counted across pauses) before it ends with a message. */
+    stepLimit: number;
+  };
+  worker: {
+    /** Jobs one worker process runs at once. */
+    concurrency: number;
+  };
+  shutdown: {
+    /** After SIGTERM, how long running jobs may take to finish before connections are closed, in ms. */
+    timeoutMs: number;
+  };
+}
