@@ -1,0 +1,288 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { QuestionResolution } from '../../../src/ask/types.js';
+import { StateError } from '../../../src/errors.js';
+import { answer, assumed, pausedAsk, storeForTest } from './builders.js';
+
+const { redis, store, close } = storeForTest('asks');
+afterAll(close);
+
+describe('answerQuestion', () => {
+  it('records, then completes, then reports already-resolved and closed', async () => {
+    await pausedAsk(store, 'ans-1', 'a', { questionCount: 2 });
+    const first = await store.answerQuestion('ans-1', 'a', 0, answer('U1', 'B'));
+    expect(first.status).toBe('recorded');
+    expect(first.ask?.status).toBe('open');
+    expect(first.ask?.resolutions).toStrictEqual([answer('U1', 'B'), null]);
+
+    const again = await store.answerQuestion('ans-1', 'a', 0, answer('U2', 'A'));
+    expect(again.status).toBe('already-resolved');
+    expect(again.ask?.resolutions[0]).toStrictEqual(answer('U1', 'B'));
+
+    const last = await store.answerQuestion('ans-1', 'a', 1, answer('U2', 'A'));
+    expect(last.status).toBe('completed');
+    expect(last.ask?.status).toBe('resolved');
+    expect(last.ask?.resolutions).toStrictEqual([answer('U1', 'B'), answer('U2', 'A')]);
+
+    const late = await store.answerQuestion('ans-1', 'a', 1, answer('U3', 'B'));
+    expect(late.status).toBe('closed');
+    expect(late.ask?.resolutions[1]).toStrictEqual(answer('U2', 'A'));
+  });
+
+  it('moves a completed ask from the open index to the unresumed index', async () => {
+    await pausedAsk(store, 'ans-index', 'a');
+    expect(await redis.zscore(store.keys.openAsks(), 'ans-index|a')).not.toBeNull();
+    const before = Date.now();
+    await store.answerQuestion('ans-index', 'a', 0, answer('U1'));
+    expect(await redis.zscore(store.keys.openAsks(), 'ans-index|a')).toBeNull();
+    expect(Number(await redis.zscore(store.keys.unresumedAsks(), 'ans-index|a'))).toBeGreaterThanOrEqual(before);
+    expect(await redis.hget(store.keys.ask('ans-index', 'a'), 'resolvedAt')).not.toBeNull();
+  });
+
+  it('reports not-found with a null ask', async () => {
+    expect(await store.answerQuestion('nope', 'a', 0, answer('U1'))).toStrictEqual({ status: 'not-found', ask: null });
+  });
+
+  it.each([-1, 1, 0.5])('throws StateError state_invalid_argument for question index %s of a 1-question ask', async (index) => {
+    await pausedAsk(store, `ans-index-${index}`, 'a');
+    const error = await store.answerQuestion(`ans-index-${index}`, 'a', index, answer('U1')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateError);
+    expect(error).toMatchObject({ code: 'state_invalid_argument' });
+    expect((await store.getAsk(`ans-index-${index}`, 'a'))?.resolutions).toStrictEqual([null]);
+  });
+
+  const policies: Array<{
+    name: string;
+    answerers: { mode: 'anyone' } | { mode: 'requester' } | { mode: 'list'; userIds: string[]; groupIds: string[] };
+    userId: string;
+    inAllowedGroup?: boolean;
+    expected: 'completed' | 'forbidden';
+  }> = [
+    { name: 'anyone lets a stranger answer', answerers: { mode: 'anyone' }, userId: 'U_X', expected: 'completed' },
+    { name: 'requester lets the requester answer', answerers: { mode: 'requester' }, userId: 'U_REQ', expected: 'completed' },
+    { name: 'requester refuses another person', answerers: { mode: 'requester' }, userId: 'U_X', expected: 'forbidden' },
+    {
+      name: 'list lets a listed user answer',
+      answerers: { mode: 'list', userIds: ['U_A', 'U_B'], groupIds: [] },
+      userId: 'U_B',
+      expected: 'completed',
+    },
+    {
+      name: 'list refuses an unlisted user',
+      answerers: { mode: 'list', userIds: ['U_A', 'U_B'], groupIds: ['S1'] },
+      userId: 'U_C',
+      expected: 'forbidden',
+    },
+    {
+      name: 'list refuses a prefix of a listed id',
+      answerers: { mode: 'list', userIds: ['U_AB'], groupIds: [] },
+      userId: 'U_A',
+      expected: 'forbidden',
+    },
+    {
+      name: 'list lets a member of an allowed group answer',
+      answerers: { mode: 'list', userIds: ['U_A'], groupIds: ['S1'] },
+      userId: 'U_C',
+      inAllowedGroup: true,
+      expected: 'completed',
+    },
+    {
+      name: 'list refuses an empty user id',
+      answerers: { mode: 'list', userIds: [], groupIds: [] },
+      userId: '',
+      expected: 'forbidden',
+    },
+  ];
+  it.each(policies)('answerer policy: $name', async ({ name, answerers, userId, inAllowedGroup, expected }) => {
+    const turnId = `policy-${name.replaceAll(' ', '-')}`;
+    await pausedAsk(store, turnId, 'a', { answerers });
+    const result = await store.answerQuestion(turnId, 'a', 0, answer(userId), { inAllowedGroup: inAllowedGroup ?? false });
+    expect(result.status).toBe(expected);
+    expect(result.ask?.resolutions).toStrictEqual(expected === 'forbidden' ? [null] : [answer(userId)]);
+  });
+});
+
+describe('resolveOpenQuestions', () => {
+  it('keeps earlier answers, fills the rest, completes once, then reports closed', async () => {
+    await pausedAsk(store, 'res-1', 'a', { questionCount: 3 });
+    await store.answerQuestion('res-1', 'a', 1, answer('U1', 'B'));
+    const fallbacks = [assumed('A'), assumed('A'), assumed('B')];
+    const result = await store.resolveOpenQuestions('res-1', 'a', fallbacks);
+    expect(result.status).toBe('completed');
+    expect(result.ask?.status).toBe('resolved');
+    expect(result.ask?.resolutions).toStrictEqual([assumed('A'), answer('U1', 'B'), assumed('B')]);
+    const again = await store.resolveOpenQuestions('res-1', 'a', fallbacks);
+    expect(again.status).toBe('closed');
+    expect(await redis.zscore(store.keys.unresumedAsks(), 'res-1|a')).not.toBeNull();
+  });
+
+  it('resolves as not shown', async () => {
+    await pausedAsk(store, 'res-ns', 'a');
+    const notShown: QuestionResolution = { ...assumed('A'), source: 'not_shown' };
+    const result = await store.resolveOpenQuestions('res-ns', 'a', [notShown]);
+    expect(result.status).toBe('completed');
+    expect(result.ask?.resolutions).toStrictEqual([notShown]);
+  });
+
+  it('throws state_invalid_argument and writes nothing with too few fallbacks', async () => {
+    await pausedAsk(store, 'res-few', 'a', { questionCount: 2 });
+    await expect(store.resolveOpenQuestions('res-few', 'a', [assumed()])).rejects.toMatchObject({
+      code: 'state_invalid_argument',
+    });
+    expect((await store.getAsk('res-few', 'a'))?.status).toBe('open');
+  });
+
+  it('reports not-found', async () => {
+    expect((await store.resolveOpenQuestions('nope', 'a', [assumed()])).status).toBe('not-found');
+  });
+});
+
+describe('cancelAsk', () => {
+  const at = '2024-01-01T00:05:00.000Z';
+  const canceled: QuestionResolution = {
+    status: 'canceled',
+    selected: [],
+    other: null,
+    answeredBy: 'U_REQ',
+    answeredAt: at,
+    source: 'cancel',
+    assumption: null,
+  };
+
+  it('refuses anyone but the requester', async () => {
+    await pausedAsk(store, 'cancel-1', 'a');
+    const result = await store.cancelAsk('cancel-1', 'a', 'U_X', at);
+    expect(result.status).toBe('forbidden');
+    expect(result.ask?.status).toBe('open');
+  });
+
+  it('lets the requester cancel: unresolved slots canceled, answers kept; then closed', async () => {
+    await pausedAsk(store, 'cancel-2', 'a', { questionCount: 2 });
+    await store.answerQuestion('cancel-2', 'a', 0, answer('U1'));
+    const result = await store.cancelAsk('cancel-2', 'a', 'U_REQ', at);
+    expect(result.status).toBe('completed');
+    expect(result.ask?.resolutions).toStrictEqual([answer('U1'), canceled]);
+    expect((await store.cancelAsk('cancel-2', 'a', 'U_REQ', at)).status).toBe('closed');
+  });
+
+  it('reports not-found', async () => {
+    expect((await store.cancelAsk('nope', 'a', 'U_REQ', at)).status).toBe('not-found');
+  });
+});
+
+describe('markAskShown', () => {
+  it('sets shownAt, deadline and messageRef once (first call wins)', async () => {
+    const ask = await pausedAsk(store, 'shown-1', 'a', { timeoutMs: 60_000 });
+    const ref = JSON.stringify({ channel: 'C1', ts: '1700000001.000200' });
+    const first = await store.markAskShown('shown-1', 'a', 1_700_000_000_000, ref);
+    expect(first).toMatchObject({ shownAt: 1_700_000_000_000, deadline: 1_700_000_060_000, messageRef: ref });
+    expect(first?.questions).toStrictEqual(ask.questions);
+    const second = await store.markAskShown('shown-1', 'a', 1_700_000_999_999, 'other');
+    expect(second).toMatchObject({ shownAt: 1_700_000_000_000, deadline: 1_700_000_060_000, messageRef: ref });
+    expect(await redis.zscore(store.keys.openAsks(), 'shown-1|a')).toBe('1700000060000');
+  });
+
+  it('keeps messageRef null when none is given', async () => {
+    await pausedAsk(store, 'shown-null', 'a');
+    expect((await store.markAskShown('shown-null', 'a', Date.now(), null))?.messageRef).toBeNull();
+  });
+
+  it('returns null for an absent ask', async () => {
+    expect(await store.markAskShown('nope', 'a', Date.now(), null)).toBeNull();
+  });
+
+  it('does not put a resolved ask back into the open index', async () => {
+    await pausedAsk(store, 'shown-late', 'a');
+    await store.resolveOpenQuestions('shown-late', 'a', [assumed()]);
+    await store.markAskShown('shown-late', 'a', Date.now(), null);
+    expect(await redis.zscore(store.keys.openAsks(), 'shown-late|a')).toBeNull();
+  });
+});
+
+describe('markResumeQueued', () => {
+  it('is set by the first call only', async () => {
+    await pausedAsk(store, 'resume-1', 'a');
+    await store.answerQuestion('resume-1', 'a', 0, answer('U1'));
+    const results = await Promise.all([1, 2, 3, 4, 5].map((at) => store.markResumeQueued('resume-1', 'a', at)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const ask = await store.getAsk('resume-1', 'a');
+    expect(ask?.resumeQueuedAt).toBe(results.indexOf(true) + 1);
+  });
+
+  it('is false for an absent ask', async () => {
+    expect(await store.markResumeQueued('nope', 'a', 1)).toBe(false);
+  });
+});
+
+describe('indexes', () => {
+  it('lists overdue asks with one range: past deadlines and unshown asks past the grace', async () => {
+    const local = storeForTest('overdue');
+    try {
+      const now = Date.now();
+      const minute = 60_000;
+      // Unshown, created 10 min ago: overdue with a 5-min grace.
+      await pausedAsk(local.store, 'old-unshown', 'a', { createdAt: new Date(now - 10 * minute).toISOString() });
+      // Unshown, created 1 min ago: not yet.
+      await pausedAsk(local.store, 'new-unshown', 'a', { createdAt: new Date(now - minute).toISOString() });
+      // Shown, deadline 1 min ago: overdue.
+      await pausedAsk(local.store, 'shown-past', 'a', { timeoutMs: minute });
+      await local.store.markAskShown('shown-past', 'a', now - 2 * minute, null);
+      // Shown, deadline exactly now: overdue (at or before now).
+      await pausedAsk(local.store, 'shown-now', 'a', { timeoutMs: minute });
+      await local.store.markAskShown('shown-now', 'a', now - minute, null);
+      // Shown, deadline in 29 min: not yet.
+      await pausedAsk(local.store, 'shown-future', 'a', { timeoutMs: 30 * minute });
+      await local.store.markAskShown('shown-future', 'a', now - minute, null);
+      // Resolved: not open any more.
+      await pausedAsk(local.store, 'resolved', 'a', { createdAt: new Date(now - 10 * minute).toISOString() });
+      await local.store.answerQuestion('resolved', 'a', 0, answer('U1'));
+
+      const overdue = await local.store.listOverdueAsks(now, 5 * minute, 100);
+      expect(overdue.map((r) => r.turnId).sort()).toStrictEqual(['old-unshown', 'shown-now', 'shown-past']);
+      expect(await local.store.listOverdueAsks(now, 5 * minute, 1)).toHaveLength(1);
+      expect(await local.store.listUnresumedAsks(10)).toStrictEqual([{ turnId: 'resolved', askId: 'a' }]);
+
+      await local.store.unindexAsk('resolved', 'a');
+      await local.store.unindexAsk('old-unshown', 'a');
+      expect(await local.store.listUnresumedAsks(10)).toStrictEqual([]);
+      expect((await local.store.listOverdueAsks(now, 5 * minute, 100)).map((r) => r.turnId).sort()).toStrictEqual([
+        'shown-now',
+        'shown-past',
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('lists unresumed asks oldest resolution first', async () => {
+    const local = storeForTest('unresumed');
+    try {
+      for (const turnId of ['u1', 'u2', 'u3']) {
+        await pausedAsk(local.store, turnId, 'a');
+        await local.store.answerQuestion(turnId, 'a', 0, answer('U1'));
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      expect((await local.store.listUnresumedAsks(2)).map((r) => r.turnId)).toStrictEqual(['u1', 'u2']);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('claimEvent', () => {
+  it('is true the first time only, with a TTL', async () => {
+    expect(await store.claimEvent('Ev1', 3_600_000)).toBe(true);
+    expect(await store.claimEvent('Ev1', 3_600_000)).toBe(false);
+    expect(await redis.pttl(store.keys.event('Ev1'))).toBeGreaterThan(3_500_000);
+  });
+
+  it('lets exactly one of 50 concurrent claims win', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.claimEvent('Ev-race', 60_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('is true again after the TTL', async () => {
+    expect(await store.claimEvent('Ev-short', 20)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(await store.claimEvent('Ev-short', 20)).toBe(true);
+  });
+});

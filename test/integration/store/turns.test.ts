@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StateError } from '../../../src/errors.js';
+import { makeAsk, makeTurn, pausedAsk, storeForTest } from './builders.js';
+
+const RETENTION_MS = 3_600_000;
+const ENDED_RETENTION_MS = 60_000;
+const { redis, store, close } = storeForTest('turns', {
+  retentionMs: RETENTION_MS,
+  endedRetentionMs: ENDED_RETENTION_MS,
+});
+afterAll(close);
+
+describe('createTurn / getTurn', () => {
+  it('creates at rev 1 once and reads it back', async () => {
+    const turn = makeTurn('create-1', { rev: 7 });
+    expect(await store.createTurn(turn)).toBe(true);
+    expect(await store.createTurn(turn)).toBe(false);
+    expect(await store.getTurn('create-1')).toStrictEqual({ ...turn, rev: 1 });
+  });
+
+  it('returns null for an absent turn', async () => {
+    expect(await store.getTurn('absent')).toBeNull();
+  });
+
+  it('sets the running TTL', async () => {
+    await store.createTurn(makeTurn('create-ttl'));
+    const ttl = await redis.pttl(store.keys.turn('create-ttl'));
+    expect(ttl).toBeGreaterThan(RETENTION_MS - 5_000);
+    expect(ttl).toBeLessThanOrEqual(RETENTION_MS);
+  });
+});
+
+describe('commitTurn', () => {
+  it('commits on the expected rev and refuses a stale one', async () => {
+    const turn = makeTurn('commit-1');
+    await store.createTurn(turn);
+    expect(await store.commitTurn({ ...turn, stepCount: 1 }, 1)).toStrictEqual({ ok: true, rev: 2 });
+    expect(await store.commitTurn({ ...turn, stepCount: 99 }, 1)).toStrictEqual({
+      ok: false,
+      reason: 'conflict',
+      rev: 2,
+    });
+    expect(await store.getTurn('commit-1')).toStrictEqual({ ...turn, stepCount: 1, rev: 2 });
+  });
+
+  it('lets exactly one of 20 concurrent commits on the same rev win', async () => {
+    const turn = makeTurn('commit-race');
+    await store.createTurn(turn);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.commitTurn({ ...turn, stepCount: i }, 1)),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.reason === 'conflict')).toHaveLength(19);
+  });
+
+  it('reports not-found for an absent turn', async () => {
+    expect(await store.commitTurn(makeTurn('commit-absent'), 1)).toStrictEqual({
+      ok: false,
+      reason: 'not-found',
+      rev: null,
+    });
+  });
+
+  it('shortens the TTL to the ended retention when the turn completes or fails', async () => {
+    for (const status of ['completed', 'failed'] as const) {
+      const turn = makeTurn(`commit-end-${status}`);
+      await store.createTurn(turn);
+      await store.commitTurn({ ...turn, status }, 1);
+      const ttl = await redis.pttl(store.keys.turn(turn.turnId));
+      expect(ttl).toBeGreaterThan(ENDED_RETENTION_MS - 5_000);
+      expect(ttl).toBeLessThanOrEqual(ENDED_RETENTION_MS);
+    }
+  });
+
+  it('never lowers the TTL of a live turn', async () => {
+    const turn = makeTurn('commit-extend');
+    await store.createTurn(turn);
+    await redis.pexpire(store.keys.turn(turn.turnId), RETENTION_MS * 10);
+    await store.commitTurn({ ...turn, stepCount: 1 }, 1);
+    expect(await redis.pttl(store.keys.turn(turn.turnId))).toBeGreaterThan(RETENTION_MS * 9);
+  });
+});
+
+describe('pauseTurn', () => {
+  it('writes the turn, the open ask and the open index in one step', async () => {
+    const ask = await pausedAsk(store, 'pause-1', 'ask-0', { questionCount: 2 });
+    const turn = await store.getTurn('pause-1');
+    expect(turn).toMatchObject({ rev: 2, status: 'paused', pendingAskId: 'ask-0' });
+    expect(await store.getAsk('pause-1', 'ask-0')).toStrictEqual({
+      ...ask,
+      status: 'open',
+      resolutions: [null, null],
+      shownAt: null,
+      deadline: null,
+      messageRef: null,
+      resumeQueuedAt: null,
+    });
+    expect(await redis.zscore(store.keys.openAsks(), 'pause-1|ask-0')).toBe(String(-Date.parse(ask.createdAt)));
+  });
+
+  it('writes nothing when the turn rev is stale (no ask, no index member)', async () => {
+    const turn = makeTurn('pause-conflict');
+    await store.createTurn(turn);
+    await store.commitTurn({ ...turn, stepCount: 1 }, 1);
+    const result = await store.pauseTurn({ ...turn, status: 'paused' }, 1, makeAsk('pause-conflict', 'ask-0'));
+    expect(result).toStrictEqual({ ok: false, reason: 'conflict', rev: 2 });
+    expect(await redis.exists(store.keys.ask('pause-conflict', 'ask-0'))).toBe(0);
+    expect(await redis.zscore(store.keys.openAsks(), 'pause-conflict|ask-0')).toBeNull();
+    expect(await store.getTurn('pause-conflict')).toMatchObject({ rev: 2, status: 'running' });
+  });
+
+  it('reports not-found for an absent turn and leaves no index member', async () => {
+    const result = await store.pauseTurn(makeTurn('pause-absent'), 1, makeAsk('pause-absent', 'ask-0'));
+    expect(result).toStrictEqual({ ok: false, reason: 'not-found', rev: null });
+    expect(await redis.zscore(store.keys.openAsks(), 'pause-absent|ask-0')).toBeNull();
+  });
+
+  it('refuses to overwrite an existing ask (conflict) and keeps it indexed', async () => {
+    await pausedAsk(store, 'pause-dup', 'ask-0');
+    const turn = await store.getTurn('pause-dup');
+    if (!turn) throw new Error('missing turn');
+    const result = await store.pauseTurn(turn, 2, makeAsk('pause-dup', 'ask-0', { questionCount: 3 }));
+    expect(result).toStrictEqual({ ok: false, reason: 'conflict', rev: 2 });
+    expect((await store.getAsk('pause-dup', 'ask-0'))?.questions).toHaveLength(1);
+    expect(await redis.zscore(store.keys.openAsks(), 'pause-dup|ask-0')).not.toBeNull();
+  });
+
+  it('gives turn and ask a TTL beyond the earliest possible deadline, then beyond the real deadline', async () => {
+    const timeoutMs = 7_200_000;
+    await pausedAsk(store, 'pause-ttl', 'ask-0', { timeoutMs });
+    for (const key of [store.keys.turn('pause-ttl'), store.keys.ask('pause-ttl', 'ask-0')]) {
+      expect(await redis.pttl(key)).toBeGreaterThan(timeoutMs + RETENTION_MS - 5_000);
+    }
+    const shownAt = Date.now() + 1_000;
+    const shown = await store.markAskShown('pause-ttl', 'ask-0', shownAt, null);
+    const deadline = shown?.deadline ?? 0;
+    expect(deadline).toBe(shownAt + timeoutMs);
+    for (const key of [store.keys.turn('pause-ttl'), store.keys.ask('pause-ttl', 'ask-0')]) {
+      const ttl = await redis.pttl(key);
+      expect(ttl).toBeGreaterThan(deadline - Date.now());
+      expect(ttl).toBeGreaterThan(deadline + RETENTION_MS - Date.now() - 5_000);
+    }
+  });
+});
+
+describe('stored versions', () => {
+  it('reads a version-1 turn stored in Redis as version 2', async () => {
+    const fixture = readFileSync(new URL('../../fixtures/state/turn-v1.json', import.meta.url), 'utf8');
+    const parsed = JSON.parse(fixture) as { turnId: string; rev: number };
+    await redis.hset(store.keys.turn(parsed.turnId), 'rev', String(parsed.rev), 'data', fixture);
+    const turn = await store.getTurn(parsed.turnId);
+    expect(turn).toMatchObject({ version: 2, status: 'paused', askCount: 1, outbox: [], pendingAskId: 'ask-0' });
+    // It can be committed as version 2 on its stored rev.
+    if (!turn) throw new Error('missing');
+    expect(await store.commitTurn({ ...turn, status: 'running', pendingAskId: null }, parsed.rev)).toStrictEqual({
+      ok: true,
+      rev: parsed.rev + 1,
+    });
+    expect((await store.getTurn(parsed.turnId))?.version).toBe(2);
+  });
+
+  it('refuses an unknown turn version with state_unknown_version naming version and key', async () => {
+    const key = store.keys.turn('future');
+    await redis.hset(key, 'rev', '1', 'data', JSON.stringify({ ...makeTurn('future'), version: 9 }));
+    const error = await store.getTurn('future').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateError);
+    expect(error).toMatchObject({ code: 'state_unknown_version' });
+    expect((error as Error).message).toContain('version 9');
+    expect((error as Error).message).toContain(key);
+  });
+
+  it('refuses an ask with an unknown definition version', async () => {
+    const key = store.keys.ask('future', 'ask-9');
+    await redis.hset(key, 'def', JSON.stringify({ ...makeAsk('future', 'ask-9'), version: 5 }), 'status', 'open');
+    await expect(store.getAsk('future', 'ask-9')).rejects.toMatchObject({ code: 'state_unknown_version' });
+  });
+});
