@@ -1,0 +1,491 @@
+import type { KnownBlock } from '@slack/types';
+import { describe, expect, it } from 'vitest';
+import type { AskQuestion, TimeoutPolicy } from '../../../src/ask/types.js';
+import { parseActionId, parseActionValue } from '../../../src/slack/blocks/action-ids.js';
+import { renderAskMessage } from '../../../src/slack/blocks/render-ask-message.js';
+import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
+import type { AskRecord } from '../../../src/store/types.js';
+import {
+  answered,
+  askRecord,
+  assumed,
+  canceled,
+  choiceQuestion,
+  freeTextQuestion,
+  option,
+  SHOWN_AT,
+  THIRTY_MIN,
+} from './ask-records.js';
+import {
+  actionsElements,
+  allStrings,
+  forbiddenSequences,
+  hasLoneSurrogate,
+  mrkdwnTexts,
+} from './inspect-blocks.js';
+
+/** Exactly `count` code points built by repeating `unit` (which may itself be several code points). */
+function codePoints(unit: string, count: number): string {
+  let text = '';
+  while (Array.from(text).length < count) text += unit;
+  return Array.from(text).slice(0, count).join('');
+}
+
+const ALPHABETS: Record<string, string> = {
+  ascii: 'x',
+  emoji: '😀',
+  cjk: '日',
+  combining: 'e\u0301',
+  zwj: '👩‍👩‍👧‍👦',
+  flags: '🇯🇵',
+  ampersand: '&',
+  injection: '<!channel> ',
+};
+
+function atCaps(unit: string, multiSelect: boolean, index: number): AskQuestion {
+  return {
+    header: codePoints(unit, 60),
+    question: codePoints(unit, 200),
+    kind: 'choice',
+    multiSelect,
+    purpose: codePoints(unit, 200),
+    options: [0, 1, 2, 3].map((o) =>
+      option(`${o}${codePoints(unit, 47)}`, {
+        description: codePoints(unit, 200),
+        recommended: o === index % 4,
+      }),
+    ),
+  };
+}
+
+function capAsk(unit: string): AskRecord {
+  return askRecord({
+    questions: [atCaps(unit, false, 0), atCaps(unit, true, 1), atCaps(unit, false, 2)],
+  });
+}
+
+function textOf(block: KnownBlock | undefined): string {
+  if (block === undefined) return '';
+  const record = block as unknown as { text?: { text?: string }; elements?: Array<{ text?: string }> };
+  return record.text?.text ?? record.elements?.[0]?.text ?? '';
+}
+
+function expectSlackValid(ask: AskRecord, allowedMentions: string[] = []): void {
+  const { text, blocks } = renderAskMessage(ask);
+  expect(validateBlocks(blocks, 'message')).toEqual([]);
+  expect(text.length).toBeGreaterThan(0);
+  expect(text.length).toBeLessThanOrEqual(40_000);
+  for (const { pointer, text: value } of allStrings({ text, blocks })) {
+    expect(hasLoneSurrogate(value), pointer).toBe(false);
+  }
+  const allActionIds: string[] = [];
+  for (const elements of actionsElements(blocks)) {
+    const ids = elements.map((element) => element.action_id as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    allActionIds.push(...ids);
+    for (const element of elements) {
+      expect(parseActionId(element.action_id)).not.toBeNull();
+      if (element.type === 'button') {
+        expect(parseActionValue(element.value)).not.toBeNull();
+        expect((element.text as { type: string }).type).toBe('plain_text');
+      }
+    }
+  }
+  expect(new Set(allActionIds).size).toBe(allActionIds.length);
+  expect(forbiddenSequences(JSON.stringify({ text, blocks }), allowedMentions)).toEqual([]);
+}
+
+describe('renderAskMessage at the caps', () => {
+  const states: Array<[string, (ask: AskRecord) => AskRecord, string[]]> = [
+    ['open', (ask) => ask, []],
+    [
+      'partly answered',
+      (ask) => ({
+        ...ask,
+        resolutions: [answered([ask.questions[0]?.options?.[1]?.label ?? '']), null, null],
+      }),
+      ['<@U0BOB>'],
+    ],
+    [
+      'answered with typed text at 3000 code points',
+      (ask) => ({
+        ...ask,
+        resolutions: [
+          answered([], 'U0BOB', {
+            other: codePoints(Object.values(ALPHABETS)[0] ?? 'x', 3000),
+            source: 'modal',
+          }),
+          answered(
+            (ask.questions[1]?.options ?? []).map((o) => o.label),
+            'U0BOB',
+          ),
+          null,
+        ],
+      }),
+      ['<@U0BOB>'],
+    ],
+    [
+      'resolved by timeout',
+      (ask) => ({
+        ...ask,
+        status: 'resolved',
+        resolutions: ask.questions.map((q) => assumed((q.options ?? []).map((o) => o.label))),
+      }),
+      [],
+    ],
+    [
+      'canceled',
+      (ask) => ({ ...ask, status: 'resolved', resolutions: ask.questions.map(() => canceled()) }),
+      ['<@U0ALICE>'],
+    ],
+  ];
+
+  for (const [alphabet, unit] of Object.entries(ALPHABETS)) {
+    for (const [state, transform, mentions] of states) {
+      it(`${alphabet}, ${state}: valid, within every limit, ids only, nothing pings`, () => {
+        expectSlackValid(transform(capAsk(unit)), mentions);
+      });
+    }
+  }
+
+  it('stays within 50 blocks for 3 questions x 4 options with descriptions and purposes', () => {
+    for (const unit of Object.values(ALPHABETS)) {
+      expect(renderAskMessage(capAsk(unit)).blocks.length).toBeLessThanOrEqual(50);
+    }
+  });
+
+  it('typed text of 3000 ampersands is escaped and cut without breaking an entity', () => {
+    const ask = askRecord({
+      status: 'resolved',
+      resolutions: [answered([], 'U0BOB', { other: '&'.repeat(3000), source: 'modal' })],
+    });
+    const { blocks } = renderAskMessage(ask);
+    expect(validateBlocks(blocks, 'message')).toEqual([]);
+    const line = textOf(blocks.at(-1));
+    expect(line).toMatch(/^✅ “(&amp;)+…” _\(typed answer\)_ — answered by <@U0BOB>$/);
+  });
+});
+
+describe('renderAskMessage content', () => {
+  const epochSec = Math.floor((SHOWN_AT + THIRTY_MIN) / 1000);
+  const dateToken = `<!date^${epochSec}^{date_short_pretty} at {time}|2026-11-29 20:30 UTC>`;
+
+  it('renders one open single-select question', () => {
+    const { text, blocks } = renderAskMessage(
+      askRecord({
+        questions: [
+          choiceQuestion({
+            purpose: 'Checks fail on 3 of 5 pods',
+            options: [
+              option('Roll back', { recommended: true, description: 'Restore v1.4 & keep data' }),
+              option('Keep going', { description: 'Watch for 10 min' }),
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(text).toBe('Question from the agent: The deploy failed health checks. What should I do?');
+    expect(blocks.map((block) => block.type)).toEqual([
+      'header',
+      'section',
+      'context',
+      'section',
+      'actions',
+      'context',
+      'actions',
+    ]);
+    expect(textOf(blocks[0])).toBe('Deploy');
+    expect(textOf(blocks[2])).toBe('_Why:_ Checks fail on 3 of 5 pods');
+    expect(textOf(blocks[3])).toBe(
+      '• *Roll back* (recommended) — Restore v1.4 &amp; keep data\n• *Keep going* — Watch for 10 min',
+    );
+    expect(blocks[4]).toMatchObject({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          action_id: 'hp.option.0.0',
+          text: { type: 'plain_text', text: '★ Roll back (recommended)' },
+          style: 'primary',
+          value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|0|0',
+        },
+        { type: 'button', action_id: 'hp.option.0.1', text: { type: 'plain_text', text: 'Keep going' } },
+        {
+          type: 'button',
+          action_id: 'hp.other.0',
+          text: { type: 'plain_text', text: 'Other…' },
+          value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|0|-',
+        },
+      ],
+    });
+    expect(textOf(blocks[5])).toBe(
+      `⏱ No answer by ${dateToken} (30 min)? I'll assume *Roll back* and say so.`,
+    );
+    expect(blocks[6]).toMatchObject({
+      elements: [
+        {
+          action_id: 'hp.cancel',
+          value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|-|-',
+          confirm: { style: 'danger' },
+        },
+      ],
+    });
+  });
+
+  it('puts the recommended option first with primary style whatever the stored order, keeping its index', () => {
+    const { blocks } = renderAskMessage(
+      askRecord({
+        questions: [
+          choiceQuestion({ options: [option('A'), option('B'), option('C', { recommended: true })] }),
+        ],
+      }),
+    );
+    const [elements] = actionsElements(blocks);
+    expect(
+      elements?.map((element) => [element.action_id, (element.text as { text: string }).text, element.style]),
+    ).toEqual([
+      ['hp.option.0.2', '★ C (recommended)', 'primary'],
+      ['hp.option.0.0', 'A', undefined],
+      ['hp.option.0.1', 'B', undefined],
+      ['hp.other.0', 'Other…', undefined],
+    ]);
+  });
+
+  it('C01: three options and Other in one block have distinct action_ids', () => {
+    const { blocks } = renderAskMessage(
+      askRecord({
+        questions: [
+          choiceQuestion({
+            header: 'Region',
+            question: 'Which region should I deploy to?',
+            options: [option('us-east-1'), option('eu-west-1'), option('ap-south-1')],
+          }),
+        ],
+      }),
+    );
+    const [elements] = actionsElements(blocks);
+    expect(elements?.map((element) => element.action_id)).toEqual([
+      'hp.option.0.0',
+      'hp.option.0.1',
+      'hp.option.0.2',
+      'hp.other.0',
+    ]);
+    expect(parseActionValue(elements?.[2]?.value)).toEqual({
+      turnId: 'turn_01JDXK7P00AA',
+      askId: 'ask_01JDXK7Q9R8S',
+      questionIndex: 0,
+      optionIndex: 2,
+    });
+  });
+
+  it('C02: a 44-character recommended label stays within 75 on its button, and a 48-emoji label is cut on a grapheme', () => {
+    const label = 'Use the existing Postgres cluster in us-east';
+    expect(label).toHaveLength(44);
+    const emoji = codePoints('😀', 48);
+    const { blocks } = renderAskMessage(
+      askRecord({
+        questions: [choiceQuestion({ options: [option(label, { recommended: true }), option(emoji)] })],
+      }),
+    );
+    const [elements] = actionsElements(blocks);
+    const texts = elements?.map((element) => (element.text as { text: string }).text) ?? [];
+    expect(texts[0]).toBe(`★ ${label} (recommended)`);
+    expect(texts[1]).toBe(`${codePoints('😀', 37)}…`);
+    for (const value of texts) expect(value.length).toBeLessThanOrEqual(75);
+  });
+
+  it('renders multi-select as checkboxes (option index values) plus Submit and Other', () => {
+    const { blocks } = renderAskMessage(
+      askRecord({
+        questions: [
+          choiceQuestion({
+            multiSelect: true,
+            options: [
+              option('Staging'),
+              option('Production', { recommended: true, description: 'Requires approval' }),
+            ],
+          }),
+        ],
+      }),
+    );
+    const [elements] = actionsElements(blocks);
+    expect(elements).toEqual([
+      {
+        type: 'checkboxes',
+        action_id: 'hp.checks.0',
+        options: [
+          { text: { type: 'plain_text', text: 'Staging', emoji: true }, value: '0' },
+          {
+            text: { type: 'plain_text', text: '★ Production (recommended)', emoji: true },
+            value: '1',
+            description: { type: 'plain_text', text: 'Requires approval', emoji: true },
+          },
+        ],
+      },
+      expect.objectContaining({
+        action_id: 'hp.submit.0',
+        style: 'primary',
+        text: expect.objectContaining({ text: 'Submit' }),
+      }),
+      expect.objectContaining({ action_id: 'hp.other.0' }),
+    ]);
+  });
+
+  it('renders a free-text question with an Answer button', () => {
+    const { blocks } = renderAskMessage(askRecord({ questions: [freeTextQuestion()] }));
+    const [elements] = actionsElements(blocks);
+    expect(elements?.map((element) => element.action_id)).toEqual(['hp.answer.0']);
+    expect(textOf(blocks.at(-2))).toBe(
+      `⏱ No answer by ${dateToken} (30 min)? I'll go on without an answer and say so.`,
+    );
+  });
+
+  it.each<[string, TimeoutPolicy, AskQuestion, string]>([
+    [
+      'recommended, default policy',
+      'recommended-or-first',
+      choiceQuestion(),
+      "I'll assume *Roll back* and say so.",
+    ],
+    [
+      'no recommended, default policy -> first',
+      'recommended-or-first',
+      choiceQuestion({ options: [option('C'), option('D')] }),
+      "I'll assume *C* and say so.",
+    ],
+    [
+      'no recommended, recommended-only',
+      'recommended-only',
+      choiceQuestion({ options: [option('C'), option('D')] }),
+      "I'll go on without an answer and say so.",
+    ],
+    [
+      'recommended, recommended-only',
+      'recommended-only',
+      choiceQuestion(),
+      "I'll assume *Roll back* and say so.",
+    ],
+    ['no-answer', 'no-answer', choiceQuestion(), "I'll go on without an answer and say so."],
+    [
+      'multi-select keeps every recommended',
+      'recommended-or-first',
+      choiceQuestion({
+        multiSelect: true,
+        options: [option('A', { recommended: true }), option('B'), option('C &', { recommended: true })],
+      }),
+      "I'll assume *A*, *C &amp;* and say so.",
+    ],
+  ])('deadline line: %s', (_name, policy, question, outcome) => {
+    const { blocks } = renderAskMessage(askRecord({ policy, questions: [question] }));
+    expect(textOf(blocks.at(-2))).toBe(`⏱ No answer by ${dateToken} (30 min)? ${outcome}`);
+  });
+
+  it('uses now + timeout before the ask was shown, or only the duration', () => {
+    const notShown = askRecord({ shownAt: null, deadline: null });
+    expect(textOf(renderAskMessage(notShown, { now: SHOWN_AT }).blocks.at(-2))).toBe(
+      `⏱ No answer by ${dateToken} (30 min)? I'll assume *Roll back* and say so.`,
+    );
+    expect(textOf(renderAskMessage(notShown).blocks.at(-2))).toBe(
+      "⏱ No answer within 30 min? I'll assume *Roll back* and say so.",
+    );
+  });
+
+  it('partly answered: the answered question loses its controls, the open one keeps them', () => {
+    const ask = askRecord({
+      questions: [
+        choiceQuestion({ header: 'Q1', options: [option('A', { recommended: true }), option('B')] }),
+        choiceQuestion({ header: 'Q2', options: [option('C'), option('D')] }),
+      ],
+      resolutions: [answered(['B']), null],
+    });
+    const { blocks } = renderAskMessage(ask);
+    expect(blocks.map((block) => block.type)).toEqual([
+      'header',
+      'section',
+      'section',
+      'divider',
+      'header',
+      'section',
+      'actions',
+      'context',
+      'actions',
+    ]);
+    expect(textOf(blocks[1])).toBe('*1/2* The deploy failed health checks. What should I do?');
+    expect(textOf(blocks[2])).toBe('✅ *B* — chosen by <@U0BOB>');
+    expect(actionsElements(blocks).map((elements) => elements.map((element) => element.action_id))).toEqual([
+      ['hp.option.1.0', 'hp.option.1.1', 'hp.other.1'],
+      ['hp.cancel'],
+    ]);
+    const before = new Set(
+      renderAskMessage({ ...ask, resolutions: [null, null] }).blocks.map((block) => block.block_id),
+    );
+    for (const block of blocks) expect(before.has(block.block_id)).toBe(false);
+  });
+
+  it.each<[string, AskRecord['resolutions'][number], string]>([
+    ['answered', answered(['Roll back']), '✅ *Roll back* — chosen by <@U0BOB>'],
+    ['answered, several', answered(['A', 'B']), '✅ *A*, *B* — chosen by <@U0BOB>'],
+    [
+      'typed Other',
+      answered([], 'U0BOB', { other: '<staging> & prod at 80%', source: 'modal' }),
+      '✅ “&lt;staging&gt; &amp; prod at 80%” _(typed answer)_ — answered by <@U0BOB>',
+    ],
+    ['answered by a malformed id', answered(['A'], '<!channel>'), '✅ *A* — chosen by &lt;!channel&gt;'],
+    ['assumed', assumed(['Roll back']), '⏱ No answer in 30 min: assumed *Roll back*'],
+    ['assumed nothing', assumed([]), '⏱ No answer in 30 min: no option assumed'],
+    [
+      'not shown',
+      assumed(['Roll back'], { source: 'not_shown' }),
+      '⚠️ Could not be shown in Slack: assumed *Roll back*',
+    ],
+    ['canceled', canceled('U0ALICE'), '🚫 Canceled by <@U0ALICE>'],
+  ])('resolved line: %s', (_name, resolution, line) => {
+    const { text, blocks } = renderAskMessage(askRecord({ status: 'resolved', resolutions: [resolution] }));
+    expect(blocks.map((block) => block.type)).toEqual(['header', 'section', 'section']);
+    expect(textOf(blocks[2])).toBe(line);
+    expect(text).toBe('Resolved: The deploy failed health checks. What should I do?');
+  });
+
+  it('C05: mentions, broadcasts, links and & in every model field come out inert', () => {
+    const evil = 'Tell <!channel> <!here> <!everyone> <!subteam^S1> <@U024BE7LH> <https://x|y> & <#C0OPS>';
+    const question: AskQuestion = {
+      header: 'Notify <!here>',
+      question: `Should I tell <!channel> the deploy is paused? cc <@U024BE7LH> <!subteam^S0123ABC>`,
+      kind: 'choice',
+      multiSelect: false,
+      purpose: evil,
+      options: [
+        option('Yes, <!here> now', { recommended: true, description: evil }),
+        option('<https://x|y>', { description: evil }),
+      ],
+    };
+    const multi: AskQuestion = { ...question, multiSelect: true };
+    const states: AskRecord[] = [
+      askRecord({
+        questions: [
+          question,
+          multi,
+          freeTextQuestion({ header: evil.slice(0, 60), question: evil, purpose: evil }),
+        ],
+      }),
+      askRecord({
+        questions: [question, multi],
+        resolutions: [
+          answered(['Yes, <!here> now']),
+          answered([], 'U0BOB', { other: evil, source: 'modal' }),
+        ],
+        status: 'resolved',
+      }),
+      askRecord({ questions: [question], resolutions: [assumed(['Yes, <!here> now'])], status: 'resolved' }),
+    ];
+    for (const ask of states) {
+      const rendered = renderAskMessage(ask);
+      const serialized = JSON.stringify(rendered);
+      expect(forbiddenSequences(serialized, ['<@U0BOB>'])).toEqual([]);
+      for (const text of [...mrkdwnTexts(rendered.blocks), rendered.text]) {
+        expect(text).not.toMatch(/&(?!amp;|lt;|gt;)/);
+      }
+      expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
+    }
+  });
+});
