@@ -1,0 +1,130 @@
+import { type DestinationStream, type Logger, pino } from 'pino';
+import type { LogLevel } from './config/types.js';
+
+export type { Logger } from 'pino';
+
+/** What replaces a secret in a log line. */
+export const REDACTED = '[Redacted]';
+
+/**
+ * Paths pino redacts before anything else runs (fast, but exact paths only): the well-known places of
+ * tokens and keys. {@link censorSecrets} then catches the rest at any depth.
+ */
+export const REDACT_PATHS: readonly string[] = [
+  'token',
+  '*.token',
+  '*.botToken',
+  '*.appToken',
+  '*.signingSecret',
+  '*.apiKey',
+  'authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'ANTHROPIC_API_KEY',
+  'OPENAI_API_KEY',
+];
+
+/**
+ * Object keys whose values are secrets: anything containing secret, password, passwd, api key, authorization,
+ * cookie or credential, and keys ending in `token` (`token`, `botToken`, `SLACK_APP_TOKEN`, `x-slack-token`),
+ * but not counts such as `inputTokens` or `maxTokens`.
+ */
+const SECRET_KEY = /secret|passw(or)?d|api[-_]?key|authorization|cookie|credential|private[-_]?key|token$/i;
+
+/** Secret-looking substrings of any string: Slack, Anthropic and OpenAI keys, bearer tokens, URL passwords. */
+const SECRET_TEXT: readonly [RegExp, string][] = [
+  [/\bxox[a-z]-[A-Za-z0-9-]+/g, REDACTED],
+  [/\bxapp-[A-Za-z0-9-]+/g, REDACTED],
+  [/\bsk-ant-[A-Za-z0-9_-]+/g, REDACTED],
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, REDACTED],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*):[^\s@/]+@/gi, `$1:${REDACTED}@`],
+];
+
+/** Replaces secret-looking substrings of `text` (see {@link SECRET_TEXT}) with {@link REDACTED}. */
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
+  return out;
+}
+
+const MAX_DEPTH = 8;
+
+/**
+ * A copy of `value` that is safe to log: values under secret keys (see {@link SECRET_KEY}) become
+ * {@link REDACTED}, strings are passed through {@link scrubSecrets}, errors become pino's serialized form
+ * (type, message, stack, own fields) and are censored the same way. Cycles become `[Circular]`, and
+ * anything deeper than 8 levels `[Too deep]`. Objects with `toJSON` (Date, URL) are censored as their JSON form.
+ */
+export function censorSecrets(value: unknown, depth = 0, seen: WeakSet<object> = new WeakSet()): unknown {
+  if (typeof value === 'string') return scrubSecrets(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[Circular]';
+  if (depth >= MAX_DEPTH) return '[Too deep]';
+  seen.add(value);
+  try {
+    if (value instanceof Error) return censorSecrets(pino.stdSerializers.err(value), depth, new WeakSet());
+    if ('toJSON' in value && typeof value.toJSON === 'function') {
+      return censorSecrets((value.toJSON as () => unknown).call(value), depth + 1, seen);
+    }
+    if (Array.isArray(value)) return value.map((item) => censorSecrets(item, depth + 1, seen));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      out[key] =
+        SECRET_KEY.test(key) && item !== undefined && item !== null
+          ? REDACTED
+          : censorSecrets(item, depth + 1, seen);
+    }
+    return out;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function censorRecord(object: Record<string, unknown>): Record<string, unknown> {
+  const censored = censorSecrets(object);
+  return typeof censored === 'object' && censored !== null && !Array.isArray(censored)
+    ? (censored as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * Creates the process logger: JSON lines (pino) at `config.level`, to `destination` (default stdout).
+ * Secrets never reach the output: {@link REDACT_PATHS} are redacted, every logged object and every child
+ * binding goes through {@link censorSecrets}, and the message text through {@link scrubSecrets}.
+ */
+export function createLogger(config: { level: LogLevel }, destination?: DestinationStream): Logger {
+  const options = {
+    level: config.level,
+    base: { service: 'holdpoint' },
+    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+    serializers: {
+      msg: (message: unknown) => (typeof message === 'string' ? scrubSecrets(message) : message),
+    },
+    formatters: {
+      bindings: censorRecord,
+      log: censorRecord,
+    },
+  };
+  return destination === undefined ? pino(options) : pino(options, destination);
+}
+
+/** Ids that tie log lines to a turn, an ask and a job. Null and undefined ids are left out. */
+export interface LogIds {
+  turnId?: string | null;
+  askId?: string | null;
+  jobId?: string | null;
+}
+
+/**
+ * A child logger whose every line carries the given ids (`turnId`, `askId`, `jobId`), e.g.
+ * `withIds(logger, { turnId, askId }).info('ask shown')`.
+ */
+export function withIds(logger: Logger, ids: LogIds): Logger {
+  const bindings: Record<string, string> = {};
+  for (const [key, id] of Object.entries(ids)) if (typeof id === 'string') bindings[key] = id;
+  return logger.child(bindings);
+}
