@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { submitTurn } from '../../src/agent/engine.js';
+import { parseAskResultJson } from '../../src/ask/format-ask-result.js';
+import { timeoutJobId } from '../../src/jobs/job-ids.js';
+import { startWorkerProcess, type WorkerProcess } from '../support/child-process.js';
+import { createHarness, type Harness, waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
+
+/**
+ * Crash tests: a worker child process is SIGKILLed at a named point, a fresh one starts, and every turn
+ * must still complete exactly once, with one visible ask and one reply.
+ */
+let harness: Harness | undefined;
+const children: WorkerProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.stop();
+  await harness?.close();
+  harness = undefined;
+});
+
+function env(h: Harness, extra: Record<string, string> = {}): Record<string, string> {
+  return { REDIS_URL: testRedisUrl(), HP_PREFIX: h.prefix, HP_QUEUE: h.queueName, ...extra };
+}
+
+async function worker(h: Harness, extra: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = await startWorkerProcess(env(h, extra));
+  children.push(child);
+  return child;
+}
+
+async function shownAsk(h: Harness, turnId: string) {
+  return waitFor(
+    async () => {
+      const turn = await h.store.getTurn(turnId);
+      if (turn?.status !== 'paused' || !turn.pendingAskId) return undefined;
+      const ask = await h.store.getAsk(turnId, turn.pendingAskId);
+      return ask?.shownAt ? ask : undefined;
+    },
+    20_000,
+    'the ask to be shown',
+  );
+}
+
+async function answerInChild(
+  h: Harness,
+  turnId: string,
+  askId: string,
+  crashAt = '',
+): Promise<WorkerProcess> {
+  const child = await startWorkerProcess(
+    env(h, {
+      HP_ANSWER: `${turnId}|${askId}|0|Hotfix forward|U0BOB`,
+      HP_CRASH_AT: crashAt,
+      HP_CRASH_MARKER: `${h.prefix}:answer-crash`,
+    }),
+    'exit',
+  );
+  children.push(child);
+  return child;
+}
+
+async function expectCompletedOnce(h: Harness, turnId: string): Promise<void> {
+  await waitFor(
+    async () => (await h.store.getTurn(turnId))?.status === 'completed',
+    30_000,
+    'the turn to complete',
+  );
+  await waitFor(
+    async () => (await h.store.getTurn(turnId))?.outbox.every((entry) => entry.state === 'posted'),
+    10_000,
+    'the reply',
+  );
+  const events = await h.surface.events();
+  expect(events.filter((event) => event.type === 'showAsk')).toHaveLength(1);
+  const replies = events.filter((event) => event.type === 'postMessage');
+  expect(replies).toHaveLength(1);
+  const reply = replies[0];
+  if (reply?.type !== 'postMessage') throw new Error('no reply');
+  expect(reply.kind).toBe('reply');
+  const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+  expect(answers).toHaveLength(1);
+  expect(answers[0]).toMatchObject({ status: 'answered', selected: ['Hotfix forward'], answeredBy: 'U0BOB' });
+  for (const raw of await h.redis.lrange(`${h.prefix}:prompts`, 0, -1)) {
+    expect(promptPairingProblems(JSON.parse(raw))).toEqual([]);
+  }
+}
+
+function newHarness(): Harness {
+  // The test process only submits and inspects; the workers are child processes.
+  return createHarness({
+    redisUrl: testRedisUrl(),
+    model: scriptedModel(() => ({ text: 'unused' })),
+    worker: false,
+  });
+}
+
+describe('a worker killed with SIGKILL', () => {
+  it('(a) after the pause is stored but before the ask is shown: the restarted worker shows it once', async () => {
+    harness = newHarness();
+    const first = await worker(harness, { HP_CRASH_AT: 'after-pause-stored' });
+    const start = harness.turnStart('crash a', { turnId: randomUUID() });
+    await submitTurn(harness.deps, start);
+    expect((await first.exited).signal).toBe('SIGKILL');
+    const paused = await harness.store.getTurn(start.turnId);
+    expect(paused?.status).toBe('paused');
+    expect((await harness.surface.events()).some((event) => event.type === 'showAsk')).toBe(false);
+
+    await worker(harness);
+    const ask = await shownAsk(harness, start.turnId);
+    await answerInChild(harness, start.turnId, ask.askId);
+    await expectCompletedOnce(harness, start.turnId);
+  });
+
+  it('(b) after the ask is shown but before the timeout job exists: the restart adds the timeout once', async () => {
+    harness = newHarness();
+    const first = await worker(harness, { HP_CRASH_AT: 'after-ask-shown' });
+    const start = harness.turnStart('crash b');
+    await submitTurn(harness.deps, start);
+    expect((await first.exited).signal).toBe('SIGKILL');
+    const ask = await shownAsk(harness, start.turnId);
+    expect(await harness.queue.getJob(timeoutJobId(ask.askId))).toBeUndefined();
+
+    await worker(harness);
+    const job = await waitFor(
+      async () => harness?.queue.getJob(timeoutJobId(ask.askId)),
+      20_000,
+      'the timeout job',
+    );
+    expect(await job.getState()).toBe('delayed');
+    await answerInChild(harness, start.turnId, ask.askId);
+    await expectCompletedOnce(harness, start.turnId);
+  });
+
+  it('(c) after an answer is recorded but before the resume job exists: the sweep adds the resume', async () => {
+    harness = newHarness();
+    const first = await worker(harness);
+    const start = harness.turnStart('crash c');
+    await submitTurn(harness.deps, start);
+    const ask = await shownAsk(harness, start.turnId);
+    await first.stop();
+
+    const answering = await answerInChild(harness, start.turnId, ask.askId, 'after-answer-recorded');
+    expect((await answering.exited).signal).toBe('SIGKILL');
+    const recorded = await harness.store.getAsk(start.turnId, ask.askId);
+    expect(recorded?.status).toBe('resolved');
+    expect(recorded?.resumeQueuedAt).toBeNull();
+
+    await worker(harness);
+    await expectCompletedOnce(harness, start.turnId);
+  });
+
+  it('(d) during the resumed model call: the stalled resume job runs again and replies once', async () => {
+    harness = newHarness();
+    const first = await worker(harness, { HP_CRASH_AT: 'during-resume-model-call' });
+    const start = harness.turnStart('crash d');
+    await submitTurn(harness.deps, start);
+    const ask = await shownAsk(harness, start.turnId);
+    await answerInChild(harness, start.turnId, ask.askId);
+    expect((await first.exited).signal).toBe('SIGKILL');
+    expect((await harness.store.getTurn(start.turnId))?.status).not.toBe('completed');
+
+    await worker(harness);
+    await expectCompletedOnce(harness, start.turnId);
+  });
+});
+
+describe('two worker processes on one queue', () => {
+  it('complete every turn exactly once', async () => {
+    harness = newHarness();
+    await worker(harness);
+    await worker(harness);
+    const starts = Array.from({ length: 30 }, (_, index) => harness?.turnStart(`turn ${index}`)).filter(
+      (s) => s !== undefined,
+    );
+    await Promise.all(starts.map((start) => submitTurn((harness as Harness).deps, start)));
+    const h = harness;
+    const asks = await Promise.all(starts.map((start) => shownAsk(h, start.turnId)));
+    for (const [index, ask] of asks.entries()) {
+      const start = starts[index];
+      if (!start) continue;
+      await h.deps.store.answerQuestion(start.turnId, ask.askId, 0, {
+        status: 'answered',
+        selected: ['Hotfix forward'],
+        other: null,
+        answeredBy: 'U0BOB',
+        answeredAt: new Date().toISOString(),
+        source: 'button',
+        assumption: null,
+      });
+      await h.deps.scheduler.resume(start.turnId, ask.askId);
+    }
+    await waitFor(
+      async () => {
+        const turns = await Promise.all(starts.map((start) => h.store.getTurn(start.turnId)));
+        return turns.every(
+          (turn) => turn?.status === 'completed' && turn.outbox.every((e) => e.state === 'posted'),
+        );
+      },
+      60_000,
+      'all turns to complete',
+    );
+    const events = await h.surface.events();
+    const replies = events.filter((event) => event.type === 'postMessage');
+    expect(replies).toHaveLength(starts.length);
+    expect(new Set(replies.map((event) => (event.type === 'postMessage' ? event.key : ''))).size).toBe(
+      starts.length,
+    );
+    expect(events.filter((event) => event.type === 'showAsk')).toHaveLength(starts.length);
+    // Each turn's model saw exactly two requests: the first step and the resumed one.
+    const prompts = await h.redis.lrange(`${h.prefix}:prompts`, 0, -1);
+    expect(prompts).toHaveLength(starts.length * 2);
+  });
+});
