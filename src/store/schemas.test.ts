@@ -81,7 +81,14 @@ const ask: AskDefinition = {
         { label: 'v1', description: null, recommended: false },
       ],
     },
-    { header: null, question: 'Anything else?', kind: 'free_text', multiSelect: false, purpose: 'context', options: null },
+    {
+      header: null,
+      question: 'Anything else?',
+      kind: 'free_text',
+      multiSelect: false,
+      purpose: 'context',
+      options: null,
+    },
   ],
   conversation: { surface: 'slack', channel: 'C1', threadTs: '1700000000.000100' },
   requestedBy: 'U1',
@@ -120,7 +127,12 @@ describe('turn records', () => {
   });
 
   it.each([
-    ['an unknown version', { ...turn, version: 3 }, 'state_unknown_version', /version 3.*hp:\{t:T1\}:turn|hp:\{t:T1\}:turn.*version 3/],
+    [
+      'an unknown version',
+      { ...turn, version: 3 },
+      'state_unknown_version',
+      /version 3.*hp:\{t:T1\}:turn|hp:\{t:T1\}:turn.*version 3/,
+    ],
     ['no version', { ...turn, version: undefined }, 'state_unknown_version', /undefined/],
     ['a string version', { ...turn, version: '2' }, 'state_unknown_version', /"2"/],
     ['a bad status', { ...turn, status: 'waiting' }, 'state_invalid_record', /status/],
@@ -168,8 +180,8 @@ describe('ask definitions and resolutions', () => {
       assumption: null,
     };
     expect(deserializeQuestionResolution(JSON.stringify(resolution), 'k')).toStrictEqual(resolution);
-    expect(() => deserializeQuestionResolution(JSON.stringify({ ...resolution, source: 'telepathy' }), 'k')).toThrow(
-      StateError,
-    );
+    expect(() =>
+      deserializeQuestionResolution(JSON.stringify({ ...resolution, source: 'telepathy' }), 'k'),
+    ).toThrow(StateError);
   });
 });

@@ -34,32 +34,60 @@ describe('answerQuestion', () => {
     const before = Date.now();
     await store.answerQuestion('ans-index', 'a', 0, answer('U1'));
     expect(await redis.zscore(store.keys.openAsks(), 'ans-index|a')).toBeNull();
-    expect(Number(await redis.zscore(store.keys.unresumedAsks(), 'ans-index|a'))).toBeGreaterThanOrEqual(before);
+    expect(Number(await redis.zscore(store.keys.unresumedAsks(), 'ans-index|a'))).toBeGreaterThanOrEqual(
+      before,
+    );
     expect(await redis.hget(store.keys.ask('ans-index', 'a'), 'resolvedAt')).not.toBeNull();
   });
 
   it('reports not-found with a null ask', async () => {
-    expect(await store.answerQuestion('nope', 'a', 0, answer('U1'))).toStrictEqual({ status: 'not-found', ask: null });
+    expect(await store.answerQuestion('nope', 'a', 0, answer('U1'))).toStrictEqual({
+      status: 'not-found',
+      ask: null,
+    });
   });
 
-  it.each([-1, 1, 0.5])('throws StateError state_invalid_argument for question index %s of a 1-question ask', async (index) => {
-    await pausedAsk(store, `ans-index-${index}`, 'a');
-    const error = await store.answerQuestion(`ans-index-${index}`, 'a', index, answer('U1')).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StateError);
-    expect(error).toMatchObject({ code: 'state_invalid_argument' });
-    expect((await store.getAsk(`ans-index-${index}`, 'a'))?.resolutions).toStrictEqual([null]);
-  });
+  it.each([-1, 1, 0.5])(
+    'throws StateError state_invalid_argument for question index %s of a 1-question ask',
+    async (index) => {
+      await pausedAsk(store, `ans-index-${index}`, 'a');
+      const error = await store
+        .answerQuestion(`ans-index-${index}`, 'a', index, answer('U1'))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StateError);
+      expect(error).toMatchObject({ code: 'state_invalid_argument' });
+      expect((await store.getAsk(`ans-index-${index}`, 'a'))?.resolutions).toStrictEqual([null]);
+    },
+  );
 
   const policies: Array<{
     name: string;
-    answerers: { mode: 'anyone' } | { mode: 'requester' } | { mode: 'list'; userIds: string[]; groupIds: string[] };
+    answerers:
+      | { mode: 'anyone' }
+      | { mode: 'requester' }
+      | { mode: 'list'; userIds: string[]; groupIds: string[] };
     userId: string;
     inAllowedGroup?: boolean;
     expected: 'completed' | 'forbidden';
   }> = [
-    { name: 'anyone lets a stranger answer', answerers: { mode: 'anyone' }, userId: 'U_X', expected: 'completed' },
-    { name: 'requester lets the requester answer', answerers: { mode: 'requester' }, userId: 'U_REQ', expected: 'completed' },
-    { name: 'requester refuses another person', answerers: { mode: 'requester' }, userId: 'U_X', expected: 'forbidden' },
+    {
+      name: 'anyone lets a stranger answer',
+      answerers: { mode: 'anyone' },
+      userId: 'U_X',
+      expected: 'completed',
+    },
+    {
+      name: 'requester lets the requester answer',
+      answerers: { mode: 'requester' },
+      userId: 'U_REQ',
+      expected: 'completed',
+    },
+    {
+      name: 'requester refuses another person',
+      answerers: { mode: 'requester' },
+      userId: 'U_X',
+      expected: 'forbidden',
+    },
     {
       name: 'list lets a listed user answer',
       answerers: { mode: 'list', userIds: ['U_A', 'U_B'], groupIds: [] },
@@ -92,13 +120,18 @@ describe('answerQuestion', () => {
       expected: 'forbidden',
     },
   ];
-  it.each(policies)('answerer policy: $name', async ({ name, answerers, userId, inAllowedGroup, expected }) => {
-    const turnId = `policy-${name.replaceAll(' ', '-')}`;
-    await pausedAsk(store, turnId, 'a', { answerers });
-    const result = await store.answerQuestion(turnId, 'a', 0, answer(userId), { inAllowedGroup: inAllowedGroup ?? false });
-    expect(result.status).toBe(expected);
-    expect(result.ask?.resolutions).toStrictEqual(expected === 'forbidden' ? [null] : [answer(userId)]);
-  });
+  it.each(policies)(
+    'answerer policy: $name',
+    async ({ name, answerers, userId, inAllowedGroup, expected }) => {
+      const turnId = `policy-${name.replaceAll(' ', '-')}`;
+      await pausedAsk(store, turnId, 'a', { answerers });
+      const result = await store.answerQuestion(turnId, 'a', 0, answer(userId), {
+        inAllowedGroup: inAllowedGroup ?? false,
+      });
+      expect(result.status).toBe(expected);
+      expect(result.ask?.resolutions).toStrictEqual(expected === 'forbidden' ? [null] : [answer(userId)]);
+    },
+  );
 });
 
 describe('resolveOpenQuestions', () => {
@@ -177,7 +210,11 @@ describe('markAskShown', () => {
     expect(first).toMatchObject({ shownAt: 1_700_000_000_000, deadline: 1_700_000_060_000, messageRef: ref });
     expect(first?.questions).toStrictEqual(ask.questions);
     const second = await store.markAskShown('shown-1', 'a', 1_700_000_999_999, 'other');
-    expect(second).toMatchObject({ shownAt: 1_700_000_000_000, deadline: 1_700_000_060_000, messageRef: ref });
+    expect(second).toMatchObject({
+      shownAt: 1_700_000_000_000,
+      deadline: 1_700_000_060_000,
+      messageRef: ref,
+    });
     expect(await redis.zscore(store.keys.openAsks(), 'shown-1|a')).toBe('1700000060000');
   });
 
@@ -202,7 +239,9 @@ describe('markResumeQueued', () => {
   it('is set by the first call only', async () => {
     await pausedAsk(store, 'resume-1', 'a');
     await store.answerQuestion('resume-1', 'a', 0, answer('U1'));
-    const results = await Promise.all([1, 2, 3, 4, 5].map((at) => store.markResumeQueued('resume-1', 'a', at)));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((at) => store.markResumeQueued('resume-1', 'a', at)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     const ask = await store.getAsk('resume-1', 'a');
     expect(ask?.resumeQueuedAt).toBe(results.indexOf(true) + 1);
@@ -220,7 +259,9 @@ describe('indexes', () => {
       const now = Date.now();
       const minute = 60_000;
       // Unshown, created 10 min ago: overdue with a 5-min grace.
-      await pausedAsk(local.store, 'old-unshown', 'a', { createdAt: new Date(now - 10 * minute).toISOString() });
+      await pausedAsk(local.store, 'old-unshown', 'a', {
+        createdAt: new Date(now - 10 * minute).toISOString(),
+      });
       // Unshown, created 1 min ago: not yet.
       await pausedAsk(local.store, 'new-unshown', 'a', { createdAt: new Date(now - minute).toISOString() });
       // Shown, deadline 1 min ago: overdue.
@@ -244,10 +285,9 @@ describe('indexes', () => {
       await local.store.unindexAsk('resolved', 'a');
       await local.store.unindexAsk('old-unshown', 'a');
       expect(await local.store.listUnresumedAsks(10)).toStrictEqual([]);
-      expect((await local.store.listOverdueAsks(now, 5 * minute, 100)).map((r) => r.turnId).sort()).toStrictEqual([
-        'shown-now',
-        'shown-past',
-      ]);
+      expect(
+        (await local.store.listOverdueAsks(now, 5 * minute, 100)).map((r) => r.turnId).sort(),
+      ).toStrictEqual(['shown-now', 'shown-past']);
     } finally {
       await local.close();
     }

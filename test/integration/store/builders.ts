@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { QuestionResolution } from '../../../src/ask/types.js';
 import { RedisTurnStore, type RedisTurnStoreOptions } from '../../../src/store/redis-turn-store.js';
-import type { AskDefinition, AnswererPolicy, TurnRecord } from '../../../src/store/types.js';
+import type { AnswererPolicy, AskDefinition, TurnRecord } from '../../../src/store/types.js';
 import { testRedisClient, uniquePrefix } from '../../support/redis.js';
 
 /** A store on a fresh client with a unique key prefix. Call `close()` in `afterAll`/`afterEach`. */
@@ -47,7 +47,12 @@ export function makeTurn(turnId: string, overrides: Partial<TurnRecord> = {}): T
 export function makeAsk(
   turnId: string,
   askId: string,
-  options: { questionCount?: number; answerers?: AnswererPolicy; timeoutMs?: number; createdAt?: string } = {},
+  options: {
+    questionCount?: number;
+    answerers?: AnswererPolicy;
+    timeoutMs?: number;
+    createdAt?: string;
+  } = {},
 ): AskDefinition {
   const questionCount = options.questionCount ?? 1;
   return {
@@ -112,7 +117,11 @@ export async function pausedAsk(
   const turn = makeTurn(turnId);
   if (!(await store.createTurn(turn))) throw new Error(`turn ${turnId} exists`);
   const ask = makeAsk(turnId, askId, options);
-  const result = await store.pauseTurn({ ...turn, status: 'paused', pendingAskId: askId, askCount: 1 }, 1, ask);
+  const result = await store.pauseTurn(
+    { ...turn, status: 'paused', pendingAskId: askId, askCount: 1 },
+    1,
+    ask,
+  );
   if (!result.ok) throw new Error(`pause failed: ${result.reason}`);
   return ask;
 }

@@ -96,14 +96,20 @@ describe('pauseTurn', () => {
       messageRef: null,
       resumeQueuedAt: null,
     });
-    expect(await redis.zscore(store.keys.openAsks(), 'pause-1|ask-0')).toBe(String(-Date.parse(ask.createdAt)));
+    expect(await redis.zscore(store.keys.openAsks(), 'pause-1|ask-0')).toBe(
+      String(-Date.parse(ask.createdAt)),
+    );
   });
 
   it('writes nothing when the turn rev is stale (no ask, no index member)', async () => {
     const turn = makeTurn('pause-conflict');
     await store.createTurn(turn);
     await store.commitTurn({ ...turn, stepCount: 1 }, 1);
-    const result = await store.pauseTurn({ ...turn, status: 'paused' }, 1, makeAsk('pause-conflict', 'ask-0'));
+    const result = await store.pauseTurn(
+      { ...turn, status: 'paused' },
+      1,
+      makeAsk('pause-conflict', 'ask-0'),
+    );
     expect(result).toStrictEqual({ ok: false, reason: 'conflict', rev: 2 });
     expect(await redis.exists(store.keys.ask('pause-conflict', 'ask-0'))).toBe(0);
     expect(await redis.zscore(store.keys.openAsks(), 'pause-conflict|ask-0')).toBeNull();
@@ -150,10 +156,18 @@ describe('stored versions', () => {
     const parsed = JSON.parse(fixture) as { turnId: string; rev: number };
     await redis.hset(store.keys.turn(parsed.turnId), 'rev', String(parsed.rev), 'data', fixture);
     const turn = await store.getTurn(parsed.turnId);
-    expect(turn).toMatchObject({ version: 2, status: 'paused', askCount: 1, outbox: [], pendingAskId: 'ask-0' });
+    expect(turn).toMatchObject({
+      version: 2,
+      status: 'paused',
+      askCount: 1,
+      outbox: [],
+      pendingAskId: 'ask-0',
+    });
     // It can be committed as version 2 on its stored rev.
     if (!turn) throw new Error('missing');
-    expect(await store.commitTurn({ ...turn, status: 'running', pendingAskId: null }, parsed.rev)).toStrictEqual({
+    expect(
+      await store.commitTurn({ ...turn, status: 'running', pendingAskId: null }, parsed.rev),
+    ).toStrictEqual({
       ok: true,
       rev: parsed.rev + 1,
     });
@@ -172,7 +186,13 @@ describe('stored versions', () => {
 
   it('refuses an ask with an unknown definition version', async () => {
     const key = store.keys.ask('future', 'ask-9');
-    await redis.hset(key, 'def', JSON.stringify({ ...makeAsk('future', 'ask-9'), version: 5 }), 'status', 'open');
+    await redis.hset(
+      key,
+      'def',
+      JSON.stringify({ ...makeAsk('future', 'ask-9'), version: 5 }),
+      'status',
+      'open',
+    );
     await expect(store.getAsk('future', 'ask-9')).rejects.toMatchObject({ code: 'state_unknown_version' });
   });
 });
