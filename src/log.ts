@@ -102,6 +102,8 @@ export function createLogger(config: { level: LogLevel }, destination?: Destinat
     base: { service: 'holdpoint' },
     redact: { paths: [...REDACT_PATHS], censor: REDACTED },
     serializers: {
+      // `formatters.log` has already serialized and censored errors (see censorSecrets): keep them as they are.
+      err: (error: unknown) => error,
       msg: (message: unknown) => (typeof message === 'string' ? scrubSecrets(message) : message),
     },
     formatters: {
