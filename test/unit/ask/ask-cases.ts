@@ -40,11 +40,15 @@ const caseSchema = z.object({
 export type AskCase = z.infer<typeof caseSchema>;
 
 /** Absolute path of the fixture file. */
-export const ASK_CASES_PATH = fileURLToPath(new URL('../../fixtures/ask_question/cases.json', import.meta.url));
+export const ASK_CASES_PATH = fileURLToPath(
+  new URL('../../fixtures/ask_question/cases.json', import.meta.url),
+);
 
 /** Every case of the fixture file, validated. */
 export function loadAskCases(): AskCase[] {
-  const parsed = z.object({ cases: z.array(caseSchema) }).parse(JSON.parse(readFileSync(ASK_CASES_PATH, 'utf8')));
+  const parsed = z
+    .object({ cases: z.array(caseSchema) })
+    .parse(JSON.parse(readFileSync(ASK_CASES_PATH, 'utf8')));
   return parsed.cases;
 }
 

@@ -23,13 +23,14 @@ describe('ask_question fixture cases (test/fixtures/ask_question/cases.json)', (
     if (result.ok) {
       return;
     }
-    expect(result.issues.map((issue) => issue.path)).toContain(testCase.expect.path);
+    const expected = testCase.expect;
+    expect(result.issues.map((issue) => issue.path)).toContain(expected.path);
     const text = formatAskError(result.issues);
-    expect(text).toContain(testCase.expect.path);
-    if (testCase.expect.limit !== undefined) {
-      const issue = result.issues.find((candidate) => candidate.path === testCase.expect.path);
-      expect(issue?.limit).toBe(testCase.expect.limit);
-      expect(text).toContain(String(testCase.expect.limit));
+    expect(text).toContain(expected.path);
+    if (expected.limit !== undefined) {
+      const issue = result.issues.find((candidate) => candidate.path === expected.path);
+      expect(issue?.limit).toBe(expected.limit);
+      expect(text).toContain(String(expected.limit));
     }
   });
 });
