@@ -72,7 +72,7 @@ function assumed(
 }
 
 function summaryLines(text: string): string[] {
-  return text.slice(0, text.lastIndexOf('```json')).trim().split('\n');
+  return text.slice(0, text.lastIndexOf('```json\n')).trim().split('\n');
 }
 
 describe('formatAskResult', () => {
