@@ -45,6 +45,35 @@ export function hashFromReply(reply: unknown): Record<string, string> {
   return hash;
 }
 
+/** Parsed definitions by their stored JSON (a definition is written once and never changes). */
+const definitionCache = new Map<string, AskDefinition>();
+/** Entries kept; the oldest is dropped first. About 2-4 KB each. */
+const DEFINITION_CACHE_SIZE = 1_000;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Parses `def` once per distinct JSON text: the answer path reads the same definition on every click, and the
+ * zod check is most of its CPU cost. Returned definitions are deeply frozen (shared between reads).
+ */
+function cachedDefinition(json: string, key: string): AskDefinition {
+  const cached = definitionCache.get(json);
+  if (cached) return cached;
+  const definition = deepFreeze(deserializeAskDefinition(json, key));
+  if (definitionCache.size >= DEFINITION_CACHE_SIZE) {
+    const oldest = definitionCache.keys().next();
+    if (!oldest.done) definitionCache.delete(oldest.value);
+  }
+  definitionCache.set(json, definition);
+  return definition;
+}
+
 function optionalNumber(hash: Record<string, string>, field: string, key: string): number | null {
   const raw = hash[field];
   if (raw === undefined) return null;
@@ -58,7 +87,8 @@ function optionalNumber(hash: Record<string, string>, field: string, key: string
 }
 
 /**
- * Reads an ask hash into an {@link AskRecord}.
+ * Reads an ask hash into an {@link AskRecord}. The definition part (`questions`, `answerers`, `conversation`)
+ * is deeply frozen and shared between reads of the same ask: copy before changing it.
  * @throws StateError `state_invalid_record` (missing `def`, bad status or number), and whatever
  *   {@link deserializeAskDefinition} / {@link deserializeQuestionResolution} throw.
  */
@@ -67,7 +97,7 @@ export function askRecordFromHash(hash: Record<string, string>, key: string): As
   if (def === undefined) {
     throw new StateError('state_invalid_record', `Ask ${key} has no definition`, { fields: { key } });
   }
-  const definition = deserializeAskDefinition(def, key);
+  const definition = cachedDefinition(def, key);
   const status = hash.status;
   if (status !== 'open' && status !== 'resolved') {
     throw new StateError('state_invalid_record', `Ask ${key} has an unknown status ${String(status)}`, {

@@ -134,6 +134,23 @@ describe('answerQuestion', () => {
   );
 });
 
+describe('getAsk', () => {
+  it('returns null for an absent ask', async () => {
+    expect(await store.getAsk('nope', 'a')).toBeNull();
+  });
+
+  it('shares the parsed definition between reads, deeply frozen so that no caller can change it for others', async () => {
+    await pausedAsk(store, 'get-frozen', 'a');
+    const first = await store.getAsk('get-frozen', 'a');
+    const second = await store.getAsk('get-frozen', 'a');
+    expect(second).toStrictEqual(first);
+    expect(Object.isFrozen(first?.questions[0]?.options)).toBe(true);
+    expect(() =>
+      first?.questions[0]?.options?.push({ label: 'C', description: null, recommended: false }),
+    ).toThrow(TypeError);
+  });
+});
+
 describe('resolveOpenQuestions', () => {
   it('keeps earlier answers, fills the rest, completes once, then reports closed', async () => {
     await pausedAsk(store, 'res-1', 'a', { questionCount: 3 });
