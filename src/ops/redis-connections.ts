@@ -1,0 +1,94 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** Defaults of the request-path client (see {@link createRedisConnections}). */
+export const REQUEST_CLIENT_DEFAULTS = {
+  /** Retries of one command across reconnects before it fails (ioredis default is 20). */
+  maxRetriesPerRequest: 1,
+  /** A command without a reply after this many ms fails, also while queued offline. */
+  commandTimeoutMs: 1000,
+} as const;
+
+/** Options of {@link createRedisConnections}. */
+export interface RedisConnectionsOptions {
+  /** Prefix of the `CLIENT SETNAME` names (`<prefix>-bullmq`, `<prefix>-request`); default `holdpoint`. */
+  connectionName?: string;
+  /** Do not connect until the first command (tests, `doctor`); default false. */
+  lazyConnect?: boolean;
+  /** Request-path bounds; defaults in {@link REQUEST_CLIENT_DEFAULTS}. */
+  request?: { maxRetriesPerRequest?: number; commandTimeoutMs?: number };
+  /** Extra ioredis options for both clients (e.g. `tls`); the retry options above win. */
+  base?: RedisOptions;
+}
+
+/** The two Redis clients of a process. */
+export interface RedisConnections {
+  /**
+   * For BullMQ `Queue`, `Worker`, `QueueEvents` and `FlowProducer` (`connection: bullmq`): retries forever
+   * while Redis is down (`maxRetriesPerRequest: null`, which BullMQ workers require) and waits for Redis to
+   * be ready (`enableReadyCheck: true`). BullMQ duplicates it for its blocking connections.
+   */
+  bullmq: Redis;
+  /**
+   * For Slack request paths (listeners that must ack within 3 s) and other latency-bound reads and writes,
+   * including the turn store when it is called from a listener: fails fast while Redis is down
+   * (`maxRetriesPerRequest` 1, `commandTimeout` 1000 ms) so a handler can answer "temporarily unavailable"
+   * instead of hanging.
+   */
+  request: Redis;
+  /** Closes both clients: QUIT, then disconnect if QUIT fails (Redis down). Never throws. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the BullMQ client and the separate request-path client for one Redis URL (CASES C19: one shared
+ * client with default options either breaks BullMQ or leaves request handlers hanging while Redis is down).
+ * Both reconnect with ioredis' default backoff forever. Neither throws on connection errors: an `error`
+ * listener must be attached by the caller (the composition root logs them); until then errors are ignored.
+ *
+ * @param url `redis://` or `rediss://` URL (`Config.redis.url`).
+ */
+export function createRedisConnections(url: string, options: RedisConnectionsOptions = {}): RedisConnections {
+  const name = options.connectionName ?? 'holdpoint';
+  const lazyConnect = options.lazyConnect ?? false;
+  const bullmq = new Redis(url, {
+    ...options.base,
+    connectionName: `${name}-bullmq`,
+    lazyConnect,
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+  });
+  const request = new Redis(url, {
+    ...options.base,
+    connectionName: `${name}-request`,
+    lazyConnect,
+    maxRetriesPerRequest:
+      options.request?.maxRetriesPerRequest ?? REQUEST_CLIENT_DEFAULTS.maxRetriesPerRequest,
+    commandTimeout: options.request?.commandTimeoutMs ?? REQUEST_CLIENT_DEFAULTS.commandTimeoutMs,
+    enableReadyCheck: true,
+    enableOfflineQueue: true,
+  });
+  // Without a listener ioredis prints "Unhandled error event"; callers add their own logging listener.
+  const ignore = (): void => {};
+  bullmq.on('error', ignore);
+  request.on('error', ignore);
+  return {
+    bullmq,
+    request,
+    async close() {
+      await Promise.all([closeClient(bullmq), closeClient(request)]);
+    },
+  };
+}
+
+async function closeClient(client: Redis): Promise<void> {
+  if (client.status === 'end') return;
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}
