@@ -1,0 +1,10 @@
+export { startFakeSlack } from './start-fake-slack.js';
+export type {
+  FakeResponseUrlPost,
+  FakeSlack,
+  FakeSlackCall,
+  FakeSlackEphemeral,
+  FakeSlackFailure,
+  FakeSlackMessage,
+  FakeSlackOptions,
+} from './types.js';

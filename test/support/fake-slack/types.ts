@@ -1,0 +1,119 @@
+/** Types of the fake Slack Web API used by tests (see start-fake-slack.ts). */
+
+/** One recorded Web API call (every call, including rejected and rate-limited ones). */
+export interface FakeSlackCall {
+  /** Web API method, e.g. `chat.postMessage`. */
+  method: string;
+  /** Arguments: form fields (JSON fields such as `blocks`, `metadata`, `view` parsed) or the JSON body. */
+  args: Record<string, unknown>;
+  /** Bearer token or `token` argument; null when none was sent. */
+  token: string | null;
+  /** Epoch ms when the request arrived. */
+  time: number;
+  /** HTTP status the fake answered with. */
+  status: number;
+  /** JSON body the fake answered with. */
+  response: Record<string, unknown>;
+}
+
+/** A message as the fake stores it (bot posts and seeded human messages). */
+export interface FakeSlackMessage {
+  channel: string;
+  ts: string;
+  /** Thread parent ts; absent for a top-level message. A thread parent has `thread_ts === ts` once it has replies. */
+  thread_ts?: string;
+  /** Author user id (the bot user for bot posts). */
+  user: string;
+  /** Set on bot posts. */
+  bot_id?: string;
+  text: string;
+  blocks?: unknown[];
+  /** Message metadata (`{event_type, event_payload}`) as posted. */
+  metadata?: unknown;
+  reactions: Array<{ name: string; users: string[] }>;
+  /** Set after chat.update. */
+  edited?: { user: string; ts: string };
+}
+
+/** An ephemeral message sent with chat.postEphemeral. */
+export interface FakeSlackEphemeral {
+  channel: string;
+  user: string;
+  text: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  message_ts: string;
+}
+
+/** A POST to a local `response_url` (see {@link FakeSlack.responseUrl}). */
+export interface FakeResponseUrlPost {
+  path: string;
+  body: unknown;
+  time: number;
+}
+
+/** How the next call to a method fails. */
+export type FakeSlackFailure =
+  | { status: 429; retryAfterSec: number }
+  | { error: string; status?: number }
+  | { httpStatus: number };
+
+/** Options of startFakeSlack. */
+export interface FakeSlackOptions {
+  /** The only bot token accepted. @defaultValue `xoxb-fake-token` */
+  botToken?: string;
+  /** @defaultValue `U0BOT` */
+  botUserId?: string;
+  /** @defaultValue `B0BOT` */
+  botId?: string;
+  /** @defaultValue `T0TEST` */
+  teamId?: string;
+}
+
+/** A running fake Slack Web API. */
+export interface FakeSlack {
+  /** The `slackApiUrl` for @slack/web-api / Bolt `clientOptions`: `http://127.0.0.1:<port>/api/`. */
+  url: string;
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
+  botToken: string;
+  botUserId: string;
+  botId: string;
+  teamId: string;
+  /** Every call in arrival order. */
+  calls: FakeSlackCall[];
+  /** Calls to one method, in order. */
+  callsTo(method: string): FakeSlackCall[];
+  /** Makes the next call to `method` fail (queued; each failure is used once). */
+  failNext(method: string, failure: FakeSlackFailure): void;
+  /** Resolves with the first call (past or future) to `method` matching `predicate`; rejects after `timeoutMs` (default 5000). */
+  waitForCall(
+    method: string,
+    predicate?: (call: FakeSlackCall) => boolean,
+    timeoutMs?: number,
+  ): Promise<FakeSlackCall>;
+  /** The parent and replies of a thread, oldest first (deleted messages excluded). */
+  messagesIn(channel: string, threadTs: string): FakeSlackMessage[];
+  /** One stored message, or undefined. */
+  message(channel: string, ts: string): FakeSlackMessage | undefined;
+  /** Adds a human message (e.g. a thread parent or a reply); returns it with its assigned `ts`. */
+  seedMessage(input: {
+    channel: string;
+    user: string;
+    text: string;
+    ts?: string;
+    threadTs?: string;
+    blocks?: unknown[];
+  }): FakeSlackMessage;
+  /** Sets the members of a user group for usergroups.users.list. */
+  seedUserGroup(groupId: string, userIds: string[]): void;
+  /** Sets what users.info returns for a user. */
+  seedUser(user: { id: string; name?: string; real_name?: string; is_bot?: boolean }): void;
+  /** Ephemerals sent so far. */
+  ephemerals: FakeSlackEphemeral[];
+  /** A local response_url whose POSTs are recorded in {@link responseUrlPosts}. */
+  responseUrl(id?: string): string;
+  responseUrlPosts: FakeResponseUrlPost[];
+  /** Stops the server and drops open connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,290 @@
+/**
+ * Builders of correctly signed Slack HTTP requests (Events API and interactivity) from the recorded
+ * samples in test/fixtures/slack/, and a helper to POST them to a running app.
+ *
+ * Transport as Slack does it (FACTS.md §3): events are `application/json`; interactivity is
+ * `application/x-www-form-urlencoded` (exactly, no charset: Bolt compares the string) with body
+ * `payload=<urlencoded JSON>`; every request carries `x-slack-request-timestamp` and `x-slack-signature`;
+ * event retries add `x-slack-retry-num` and `x-slack-retry-reason`.
+ */
+import { readFileSync } from 'node:fs';
+import { slackSignatureHeaders } from './slack-signing.js';
+
+/** A request ready to send: the exact raw body and its headers (content-type and signature included). */
+export interface SignedSlackRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** How to sign: the app's signing secret and the request time (unix seconds, default now). */
+export interface SigningOptions {
+  secret: string;
+  timestampSec?: number;
+}
+
+type Json = Record<string, unknown>;
+
+/** Names of the recorded samples in test/fixtures/slack/ (without `.json`). */
+export type SlackFixtureName =
+  | 'url_verification'
+  | 'event_callback.app_mention.thread'
+  | 'event_callback.message_im'
+  | 'block_actions.button.thread'
+  | 'block_actions.checkboxes.change'
+  | 'block_actions.checkboxes.submit'
+  | 'view_submission.plain_text_input'
+  | 'signature.test_vectors';
+
+/** A fresh deep copy of a recorded sample. */
+export function loadSlackFixture(name: SlackFixtureName): Json {
+  const url = new URL(`../fixtures/slack/${name}.json`, import.meta.url);
+  return JSON.parse(readFileSync(url, 'utf8')) as Json;
+}
+
+function nowSec(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function signed(
+  body: string,
+  contentType: string,
+  options: SigningOptions,
+  extra: Record<string, string> = {},
+): SignedSlackRequest {
+  const timestampSec = options.timestampSec ?? nowSec();
+  return {
+    body,
+    headers: {
+      'content-type': contentType,
+      ...slackSignatureHeaders(options.secret, body, timestampSec),
+      ...extra,
+    },
+  };
+}
+
+/** A signed `url_verification` handshake (JSON). */
+export function urlVerificationRequest(options: SigningOptions & { challenge?: string }): SignedSlackRequest {
+  const body = loadSlackFixture('url_verification');
+  if (options.challenge !== undefined) body.challenge = options.challenge;
+  return signed(JSON.stringify(body), 'application/json', options);
+}
+
+/** Options of {@link eventRequest}. */
+export interface EventRequestOptions extends SigningOptions {
+  /** Envelope `event_id` (what the app deduplicates on). */
+  eventId: string;
+  /** Adds `x-slack-retry-num` (1..3), as on a Slack redelivery. */
+  retryNum?: number;
+  /** Adds `x-slack-retry-reason`, e.g. `http_timeout`. @defaultValue `http_timeout` when retryNum is set */
+  retryReason?: string;
+  /** Which sample to start from. @defaultValue `app_mention` (a mention inside thread 1780000000.000100 of C0OPS) */
+  template?: 'app_mention' | 'message_im';
+  /** Fields merged over the envelope (e.g. `event_time`). */
+  envelope?: Json;
+}
+
+/**
+ * A signed Events API `event_callback` (JSON body). `eventOverrides` are merged over the sample's `event`
+ * (set a key to `undefined` to drop it, e.g. `{ thread_ts: undefined }` for a top-level mention). When
+ * `text` is overridden and `blocks` is not, the sample's rich_text blocks are dropped so they cannot
+ * contradict the text. Remember: inbound `text` is entity-escaped by Slack (`&lt;`, `&amp;`).
+ */
+export function eventRequest(eventOverrides: Json, options: EventRequestOptions): SignedSlackRequest {
+  const envelope = loadSlackFixture(
+    options.template === 'message_im' ? 'event_callback.message_im' : 'event_callback.app_mention.thread',
+  );
+  const event = { ...(envelope.event as Json), ...eventOverrides };
+  if ('text' in eventOverrides && !('blocks' in eventOverrides)) delete event.blocks;
+  const body = { ...envelope, ...options.envelope, event, event_id: options.eventId };
+  const retry: Record<string, string> =
+    options.retryNum === undefined
+      ? {}
+      : {
+          'x-slack-retry-num': String(options.retryNum),
+          'x-slack-retry-reason': options.retryReason ?? 'http_timeout',
+        };
+  return signed(JSON.stringify(body), 'application/json', options, retry);
+}
+
+function formBody(payload: Json): string {
+  return `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+function userObject(user: string | Json): Json {
+  if (typeof user !== 'string') return user;
+  const name = user.toLowerCase();
+  return { id: user, username: name, name, team_id: 'T0TEST' };
+}
+
+/** Input of {@link blockActionRequest}. Omitted parts come from the button sample. */
+export interface BlockActionInput {
+  /** Who clicked: a user id or a full user object. */
+  user: string | Json;
+  /** The `actions` array (see {@link buttonActionFromBlocks}). */
+  actions: Json[];
+  /** Merged over the sample message: at least `ts`, and the posted `blocks`/`text`/`thread_ts`. */
+  message?: Json;
+  /** Merged over a container derived from `channel` and `message` (`channel_id`, `message_ts`, `thread_ts`). */
+  container?: Json;
+  /** Channel id of the message. @defaultValue `C0OPS` */
+  channel?: string;
+  /** `state` of the message, e.g. from {@link checkboxStateFromBlocks}. @defaultValue `{ values: {} }` */
+  state?: Json;
+  /** A response_url (use the fake Slack's `responseUrl()` to keep it local). */
+  responseUrl?: string;
+  /** @defaultValue a fake trigger id */
+  triggerId?: string;
+}
+
+/** The unsigned `block_actions` payload of {@link blockActionRequest}. */
+export function blockActionPayload(input: BlockActionInput): Json {
+  const sample = loadSlackFixture('block_actions.button.thread');
+  const channel = input.channel ?? 'C0OPS';
+  const message = { ...(sample.message as Json), ...input.message };
+  const container: Json = {
+    type: 'message',
+    message_ts: message.ts,
+    channel_id: channel,
+    is_ephemeral: false,
+    ...(message.thread_ts !== undefined ? { thread_ts: message.thread_ts } : {}),
+    ...input.container,
+  };
+  return {
+    ...sample,
+    user: userObject(input.user),
+    container,
+    channel: { id: channel, name: channel === 'C0OPS' ? 'ops' : channel.toLowerCase() },
+    message,
+    state: input.state ?? { values: {} },
+    response_url: input.responseUrl ?? sample.response_url,
+    trigger_id: input.triggerId ?? sample.trigger_id,
+    actions: input.actions,
+  };
+}
+
+/** A signed `block_actions` interaction (form body `payload=…`, content-type exactly `application/x-www-form-urlencoded`). */
+export function blockActionRequest(input: BlockActionInput, options: SigningOptions): SignedSlackRequest {
+  return signed(formBody(blockActionPayload(input)), 'application/x-www-form-urlencoded', options);
+}
+
+/** Input of {@link viewSubmissionRequest}. Omitted parts come from the view_submission sample. */
+export interface ViewSubmissionInput {
+  user: string | Json;
+  callbackId: string;
+  privateMetadata: string;
+  /** `view.state.values`, e.g. `{ 'hp.answer': { 'hp.answer.text': { type: 'plain_text_input', value: 'text' } } }`. */
+  values: Json;
+  /** Merged over the sample view (e.g. the rendered modal's `blocks` and `title`). */
+  view?: Json;
+  /** @defaultValue `V0MODAL0001` */
+  viewId?: string;
+}
+
+/** The unsigned `view_submission` payload of {@link viewSubmissionRequest}. */
+export function viewSubmissionPayload(input: ViewSubmissionInput): Json {
+  const sample = loadSlackFixture('view_submission.plain_text_input');
+  const view: Json = {
+    ...(sample.view as Json),
+    ...input.view,
+    id: input.viewId ?? 'V0MODAL0001',
+    callback_id: input.callbackId,
+    private_metadata: input.privateMetadata,
+    state: { values: input.values },
+  };
+  return { ...sample, user: userObject(input.user), view };
+}
+
+/** A signed `view_submission` (form body). */
+export function viewSubmissionRequest(
+  input: ViewSubmissionInput,
+  options: SigningOptions,
+): SignedSlackRequest {
+  return signed(formBody(viewSubmissionPayload(input)), 'application/x-www-form-urlencoded', options);
+}
+
+/** The `view.state.values` of the holdpoint answer modal holding `text`. */
+export function answerModalValues(text: string): Json {
+  return { 'hp.answer': { 'hp.answer.text': { type: 'plain_text_input', value: text } } };
+}
+
+function findElement(blocks: unknown, actionId: string): { blockId: string; element: Json } | null {
+  if (!Array.isArray(blocks)) return null;
+  for (const block of blocks as Json[]) {
+    const elements = Array.isArray(block.elements) ? (block.elements as Json[]) : [];
+    const candidates = block.accessory !== undefined ? [...elements, block.accessory as Json] : elements;
+    for (const element of candidates) {
+      if (element.action_id === actionId) return { blockId: String(block.block_id), element };
+    }
+  }
+  return null;
+}
+
+/**
+ * The `actions[0]` Slack sends when the button `actionId` in `blocks` (as posted) is clicked:
+ * `{type:'button', action_id, block_id, value, text, style?, action_ts}`.
+ *
+ * @throws Error when no button with that action_id is in the blocks.
+ */
+export function buttonActionFromBlocks(
+  blocks: unknown,
+  actionId: string,
+  actionTs = `${nowSec()}.000001`,
+): Json {
+  const found = findElement(blocks, actionId);
+  if (found === null || found.element.type !== 'button')
+    throw new Error(`no button ${actionId} in the blocks`);
+  const { element } = found;
+  return {
+    type: 'button',
+    action_id: actionId,
+    block_id: found.blockId,
+    text: element.text,
+    ...(element.value !== undefined ? { value: element.value } : {}),
+    ...(element.style !== undefined ? { style: element.style } : {}),
+    action_ts: actionTs,
+  };
+}
+
+/**
+ * The message `state` Slack sends with a click after the checkboxes `actionId` in `blocks` were ticked
+ * for `selectedValues` (option values, e.g. `['0', '2']`).
+ *
+ * @throws Error when no checkboxes element with that action_id is in the blocks.
+ */
+export function checkboxStateFromBlocks(blocks: unknown, actionId: string, selectedValues: string[]): Json {
+  const found = findElement(blocks, actionId);
+  if (found === null || found.element.type !== 'checkboxes')
+    throw new Error(`no checkboxes ${actionId} in the blocks`);
+  const options = Array.isArray(found.element.options) ? (found.element.options as Json[]) : [];
+  const selected = options.filter((option) => selectedValues.includes(String(option.value)));
+  return { values: { [found.blockId]: { [actionId]: { type: 'checkboxes', selected_options: selected } } } };
+}
+
+/** The `actions[0]` of a checkbox tick (ack-only in holdpoint). */
+export function checkboxesActionFromBlocks(
+  blocks: unknown,
+  actionId: string,
+  selectedValues: string[],
+): Json {
+  const state = checkboxStateFromBlocks(blocks, actionId, selectedValues);
+  const [blockId, byAction] = Object.entries(state.values as Json)[0] as [string, Json];
+  const element = byAction[actionId] as Json;
+  return { ...element, action_id: actionId, block_id: blockId, action_ts: `${nowSec()}.000002` };
+}
+
+/** Response of {@link postToSlackApp}. */
+export interface SlackAppResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** POSTs a signed request to the app (e.g. `http://127.0.0.1:<port>/slack/events`) and returns status, body and headers. */
+export async function postToSlackApp(url: string, request: SignedSlackRequest): Promise<SlackAppResponse> {
+  const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+  return {
+    status: response.status,
+    body: await response.text(),
+    headers: Object.fromEntries(response.headers),
+  };
+}
