@@ -177,6 +177,11 @@ export class RedisTurnStore implements TurnStore {
     return ask;
   }
 
+  /**
+   * See {@link TurnStore.answerQuestion}. The person checked against the answerer policy is
+   * `resolution.answeredBy` (null counts as nobody: only the `anyone` policy accepts it).
+   * @throws StateError `state_invalid_argument` when `questionIndex` is not an integer in `[0, questions)`.
+   */
   async answerQuestion(
     turnId: string,
     askId: string,
@@ -199,6 +204,10 @@ export class RedisTurnStore implements TurnStore {
     return this.#transitionResult(reply, key, turnId, askId, now);
   }
 
+  /**
+   * See {@link TurnStore.resolveOpenQuestions}. `fallbacks[i]` is used for question `i` when it is unresolved.
+   * @throws StateError `state_invalid_argument` when there are fewer fallbacks than questions (nothing written).
+   */
   async resolveOpenQuestions(
     turnId: string,
     askId: string,

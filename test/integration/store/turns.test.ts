@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StateError } from '../../../src/errors.js';
-import { makeAsk, makeTurn, pausedAsk, storeForTest } from './builders.js';
+import { StateError, SystemError } from '../../../src/errors.js';
+import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
+import { freePort } from '../../support/redis-server.js';
+import { answer, makeAsk, makeTurn, pausedAsk, storeForTest } from './builders.js';
 
 const RETENTION_MS = 3_600_000;
 const ENDED_RETENTION_MS = 60_000;
@@ -194,5 +197,23 @@ describe('stored versions', () => {
       'open',
     );
     await expect(store.getAsk('future', 'ask-9')).rejects.toMatchObject({ code: 'state_unknown_version' });
+  });
+});
+
+describe('Redis failures', () => {
+  it('become SystemError redis_failed naming the operation and key', async () => {
+    const port = await freePort();
+    const down = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    down.on('error', () => {});
+    const broken = new RedisTurnStore(down, { prefix: 'down' });
+    const error = await broken.getTurn('T1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SystemError);
+    expect(error).toMatchObject({
+      code: 'redis_failed',
+      fields: { operation: 'getTurn', key: 'down:{t:T1}:turn' },
+    });
+    const transition = await broken.answerQuestion('T1', 'a', 0, answer('U1')).catch((e: unknown) => e);
+    expect(transition).toMatchObject({ code: 'redis_failed' });
+    down.disconnect();
   });
 });
