@@ -60,8 +60,10 @@ const TYPED_MRKDWN_MAX = 1500;
  *
  * While a question is open: header (header block, plain_text), the question (section, mrkdwn), the purpose
  * (context), option descriptions (section list, only when some option has one), the controls (actions:
- * option buttons with the recommended one first and `primary`, or checkboxes + Submit for multi-select, or
- * Answer for free text, plus "Other…"), and when it resolves by itself and to what (context). While the ask
+ * option buttons with the recommended one first and `primary`; or, for multi-select, checkboxes whose option
+ * values are the option indexes and whose texts are the labels, recommended ones marked like the buttons,
+ * plus Submit; or Answer for free text; plus "Other…" for choice questions), and when it resolves by itself
+ * and to what (context, with a Slack `<!date^…>` token built by the bot). While the ask
  * is open a final actions block carries the requester's Cancel button (with a confirm dialog).
  * A resolved question keeps its header and question and shows one line saying how it ended.
  *

@@ -7,8 +7,8 @@ import { ELLIPSIS, truncateText } from './truncate.js';
 
 /**
  * A `plain_text` object from model (or bot) text: `<`/`>` neutralized ({@link neutralizePlainText}),
- * truncated to `limit` UTF-16 code units on a grapheme boundary, `emoji: true`. An empty text becomes a
- * single space-free placeholder `-` (Slack rejects empty text objects).
+ * truncated to `limit` UTF-16 code units on a grapheme boundary, `emoji: true`. An empty text becomes
+ * the placeholder `-` (Slack rejects empty text objects).
  */
 export function plainText(text: string, limit: number): PlainTextElement {
   const safe = truncateText(neutralizePlainText(text), limit);
