@@ -29,6 +29,8 @@ describe('StoreKeys', () => {
     expect(keys.event('Ev1')).toBe('hp:event:Ev1');
     expect(keys.threadHolder('slack-C1-1.2')).toBe('hp:{th:slack-C1-1.2}:holder');
     expect(keys.threadInbox('slack-C1-1.2')).toBe('hp:{th:slack-C1-1.2}:inbox');
+    expect(keys.slackPost('reply-T1')).toBe('hp:slack:post:reply-T1');
+    expect(keys.slackThread('slack-C1-1.2')).toBe('hp:slack:thread:slack-C1-1.2');
   });
 
   it('uses a configured prefix', () => {

@@ -24,6 +24,8 @@ export interface AskRef {
  * - `p:event:<eventId>`: event de-duplication marker.
  * - `p:{th:<threadKey>}:holder`: string, the turn id holding the thread.
  * - `p:{th:<threadKey>}:inbox`: list of JSON items waiting for the thread.
+ * - `p:slack:post:<postKey>`: Slack post mark (`pending` or the posted `ts`), for posting exactly once.
+ * - `p:slack:thread:<threadKey>`: marks a Slack thread the bot takes part in.
  *
  * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
  * Redis Cluster slot. The two global indexes are only touched by plain commands outside the scripts.
@@ -66,6 +68,16 @@ export class StoreKeys {
   /** The turn id holding a thread: `<p>:{th:<threadKey>}:holder`. */
   threadHolder(threadKey: string): string {
     return `${this.prefix}:{th:${threadKey}}:holder`;
+  }
+
+  /** Slack post mark for an idempotency key (e.g. `reply-<turnId>`): `<p>:slack:post:<postKey>`. */
+  slackPost(postKey: string): string {
+    return `${this.prefix}:slack:post:${postKey}`;
+  }
+
+  /** Marks a Slack thread the bot takes part in: `<p>:slack:thread:<threadKey>`. */
+  slackThread(threadKey: string): string {
+    return `${this.prefix}:slack:thread:${threadKey}`;
   }
 
   /** Turns waiting for a thread (FIFO list of JSON items): `<p>:{th:<threadKey>}:inbox`. */
