@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# holdpoint image: build with dev dependencies, run with production dependencies only, as the `node` user.
+# Node 22 LTS (package.json needs Node >= 20.19). Override with --build-arg NODE_IMAGE=node:20-bookworm-slim.
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+# tsc does not copy non-TypeScript assets: the store reads its Lua scripts next to the compiled module
+# (src/store/lua/*.lua -> dist/src/store/lua/, see src/store/README.md). Copy every .lua file likewise.
+RUN npm run build \
+  && find src -name '*.lua' -exec sh -c 'mkdir -p "dist/$(dirname "$1")" && cp "$1" "dist/$1"' _ {} \;
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000
+# Every role serves /healthz on PORT (default 3000). Slim images have no curl: use Node's fetch.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# ROLE (all, web, worker) selects what the process does; main.js handles SIGTERM itself.
+CMD ["node", "dist/src/main.js"]
