@@ -36,7 +36,9 @@ export interface DecodedOptions {
  * is parsed; absent, null or empty means a free-text question (value null); strings are labels; a
  * `(Recommended)` suffix is stripped before the 48 cap; model-authored "Other"/"Something else" options are
  * dropped before the 2-4 count; labels must be unique (trimmed, case-folded). Order is the model's.
- * @param item the question object; @param path its path, e.g. `questions[0]`
+ * @param item the question object
+ * @param path the question's path, e.g. `questions[0]` (option paths are `questions[0].options[1]`)
+ * @returns `ok` false when an issue was added; `value` null for a free-text question
  */
 export function decodeAskOptions(item: Json, path: string, collector: IssueCollector): DecodedOptions {
   let key = 'options';
