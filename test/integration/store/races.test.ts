@@ -73,6 +73,8 @@ describe(`${ASKS} races`, () => {
     console.info(`answer vs timeout: answer first ${answerFirst}, timeout first ${timeoutFirst}`);
     const unresumed = await main.store.listUnresumedAsks(10 * ASKS);
     expect(unresumed.filter((r) => r.turnId.startsWith('race-'))).toHaveLength(ASKS);
+    const stillOpen = await main.redis.zrange(main.store.keys.openAsks(), 0, -1);
+    expect(stillOpen.filter((member) => member.startsWith('race-'))).toStrictEqual([]);
   });
 
   it('two answers to the same question at once: exactly one wins, the other sees it closed', async () => {
