@@ -14,7 +14,11 @@ export class HoldpointError extends Error {
   /** Structured context that is safe to log. */
   readonly fields: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, options: { cause?: unknown; fields?: Record<string, unknown> } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { cause?: unknown; fields?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

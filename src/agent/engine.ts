@@ -48,6 +48,11 @@ export type Checkpoint =
   | 'after-answer-recorded'
   | 'after-reply-posted';
 
+/** Something worth counting happened (metrics). */
+export type EngineEvent =
+  | { type: 'ask-resolved'; how: 'answered' | 'assumed' | 'canceled'; waitedMs: number | null }
+  | { type: 'turn-ended'; status: 'completed' | 'failed'; durationMs: number };
+
 /** What the engine needs. Built once per process by the composition root. */
 export interface EngineDeps {
   store: TurnStore;
@@ -63,6 +68,8 @@ export interface EngineDeps {
   /** A new colon-free, not-all-digit id (e.g. a UUID). */
   newId: () => string;
   onCheckpoint?: ((name: Checkpoint, ids: { turnId: string; askId?: string }) => void) | undefined;
+  /** Called for countable events (metrics); must not throw. */
+  observe?: ((event: EngineEvent) => void) | undefined;
   abortSignal?: AbortSignal | undefined;
 }
 
@@ -415,7 +422,10 @@ async function endTurn(
     },
     turn.rev,
   );
-  if (committed.ok) deps.log.info({ turnId: turn.turnId, status, steps: turn.stepCount }, 'turn ended');
+  if (committed.ok) {
+    deps.log.info({ turnId: turn.turnId, status, steps: turn.stepCount }, 'turn ended');
+    deps.observe?.({ type: 'turn-ended', status, durationMs: deps.now() - Date.parse(turn.createdAt) });
+  }
 }
 
 /** Posts what the ended turn still owes (idempotently by key), then hands the thread to the next turn. */
@@ -465,7 +475,7 @@ export function parseTurnStart(item: string): TurnStart | null {
  * the transition status says what happened.
  */
 export async function answerAsk(
-  deps: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'onCheckpoint' | 'now'>,
+  deps: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'onCheckpoint' | 'now' | 'observe'>,
   input: {
     turnId: string;
     askId: string;
@@ -484,7 +494,15 @@ export async function answerAsk(
     },
   );
   deps.onCheckpoint?.('after-answer-recorded', { turnId: input.turnId, askId: input.askId });
-  if (result.status === 'completed') await queueResume(deps, input.turnId, input.askId);
+  if (result.status === 'completed') {
+    await queueResume(deps, input.turnId, input.askId);
+    const shownAt = result.ask?.shownAt ?? null;
+    deps.observe?.({
+      type: 'ask-resolved',
+      how: 'answered',
+      waitedMs: shownAt === null ? null : deps.now() - shownAt,
+    });
+  }
   return result;
 }
 
@@ -536,6 +554,7 @@ export async function timeoutAsk(
   }
   deps.log.info({ turnId, askId }, 'ask resolved by timeout');
   await queueResume(deps, turnId, askId);
+  deps.observe?.({ type: 'ask-resolved', how: 'assumed', waitedMs: null });
   if (result.ask?.messageRef) {
     try {
       await deps.surface.updateAsk(ask.conversation, result.ask, result.ask.messageRef);

@@ -276,6 +276,12 @@ export class RedisTurnStore implements TurnStore {
     return refsOf(members);
   }
 
+  /** Number of asks in the open index (for the `asks_open` gauge); may count a few stale members until the sweep removes them. */
+  async countOpenAsks(): Promise<number> {
+    const key = this.keys.openAsks();
+    return this.#call('countOpenAsks', key, () => this.#redis.zcard(key));
+  }
+
   async unindexAsk(turnId: string, askId: string): Promise<void> {
     const member = askIndexMember(turnId, askId);
     const openKey = this.keys.openAsks();

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { submitTurn } from '../../src/agent/engine.js';
-import { parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/child-process.js';
-import { createHarness, type Harness, waitFor } from '../support/engine-harness.js';
+import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
 
@@ -79,7 +78,7 @@ async function expectCompletedOnce(h: Harness, turnId: string): Promise<void> {
   const reply = replies[0];
   if (reply?.type !== 'postMessage') throw new Error('no reply');
   expect(reply.kind).toBe('reply');
-  const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+  const answers = replyAnswers(reply.text);
   expect(answers).toHaveLength(1);
   expect(answers[0]).toMatchObject({ status: 'answered', selected: ['Hotfix forward'], answeredBy: 'U0BOB' });
   for (const raw of await h.redis.lrange(`${h.prefix}:prompts`, 0, -1)) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answerAsk, timeoutAsk } from '../../src/agent/engine.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
-import { ASK_RECORD_VERSION, TURN_RECORD_VERSION } from '../../src/store/types.js';
+import { ASK_RECORD_VERSION, TURN_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
 import { createHarness, type Harness, TEST_ENGINE_CONFIG, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';
@@ -50,7 +50,7 @@ async function pausedTurns(h: Harness, count: number): Promise<Array<{ turnId: s
           channel: 'C0OPS',
           threadTs: `1780000000.${String(n).padStart(6, '0')}`,
         };
-        const turn = {
+        const turn: TurnRecord = {
           version: TURN_RECORD_VERSION,
           turnId,
           rev: 1,
@@ -67,7 +67,7 @@ async function pausedTurns(h: Harness, count: number): Promise<Array<{ turnId: s
           updatedAt: at,
         };
         await h.store.createTurn(turn);
-        const paused = {
+        const paused: TurnRecord = {
           ...turn,
           status: 'paused' as const,
           pendingAskId: askId,

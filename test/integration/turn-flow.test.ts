@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerAsk, cancelAsk, submitTurn } from '../../src/agent/engine.js';
-import { formatAskResult, parseAskResultJson } from '../../src/ask/format-ask-result.js';
+import { formatAskResult } from '../../src/ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
-import { createHarness, type Harness, waitFor } from '../support/engine-harness.js';
+import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
 
@@ -110,8 +110,8 @@ describe('pause, answer, resume', () => {
     expect(reply.text).toBe(
       `FINAL\n${formatAskResult(ask.questions, [resolution], { timeoutMs: ask.timeoutMs })}`,
     );
-    const parsed = parseAskResultJson(reply.text.slice('FINAL\n'.length));
-    expect(parsed.answers[0]).toMatchObject({
+    const parsed = replyAnswers(reply.text);
+    expect(parsed[0]).toMatchObject({
       status: 'answered',
       selected: ['Hotfix forward'],
       answeredBy: 'U0BOB',
@@ -152,7 +152,7 @@ describe('timeout', () => {
       await submitTurn(harness.deps, start);
       const ask = await pausedAsk(harness, start.turnId);
       const reply = await finalReply(harness, start.turnId);
-      const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+      const answers = replyAnswers(reply.text);
       expect(answers.map((answer) => answer.status)).toEqual(['assumed', 'assumed']);
       expect(answers.map((answer) => answer.source)).toEqual(['timeout', 'timeout']);
       expect(answers[0]?.selected).toEqual(testCase.q1);
@@ -178,7 +178,7 @@ describe('timeout', () => {
     });
     expect(first.status).toBe('recorded');
     const reply = await finalReply(harness, start.turnId);
-    const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    const answers = replyAnswers(reply.text);
     expect(answers[0]).toMatchObject({
       status: 'answered',
       selected: ['B'],
@@ -350,7 +350,7 @@ describe('other pause paths', () => {
     const start = harness.turnStart('cannot show');
     await submitTurn(harness.deps, start);
     const reply = await finalReply(harness, start.turnId);
-    const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    const answers = replyAnswers(reply.text);
     expect(answers[0]).toMatchObject({ status: 'assumed', source: 'not_shown', selected: [] });
     expect(reply.text).toMatch(/could not be shown/i);
   });
@@ -368,7 +368,7 @@ describe('other pause paths', () => {
       (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0ALICE' })).status,
     ).toBe('completed');
     const reply = await finalReply(harness, start.turnId);
-    const { answers } = parseAskResultJson(reply.text.slice('FINAL\n'.length));
+    const answers = replyAnswers(reply.text);
     expect(answers[0]).toMatchObject({ status: 'canceled', answeredBy: 'U0ALICE' });
   });
 
@@ -396,10 +396,7 @@ describe('other pause paths', () => {
     expect(job && (await job.getState())).toBe('delayed');
     expect(job?.data).toEqual({ turnId: start.turnId, askId: second.askId });
     const reply = await finalReply(harness, start.turnId);
-    expect(parseAskResultJson(reply.text.slice('FINAL\n'.length)).answers.map((a) => a.status)).toEqual([
-      'assumed',
-      'assumed',
-    ]);
+    expect(replyAnswers(reply.text).map((a) => a.status)).toEqual(['assumed', 'assumed']);
   });
 
   it.each([

@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/agent/engine-logger.js';
 import type { TurnStart } from '../../src/agent/scheduler.js';
 import { type AgentTool, createToolRegistry } from '../../src/agent/tool-registry.js';
 import { askToolDefinition } from '../../src/ask/ask-schema.js';
+import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
 import { createHoldpointWorker } from '../../src/jobs/worker.js';
@@ -131,4 +132,11 @@ export async function waitFor<T>(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The answers in a `FINAL\n<tool result>` reply of the test models; throws when the JSON block is missing. */
+export function replyAnswers(replyText: string): AskResultAnswer[] {
+  const parsed = parseAskResultJson(replyText.slice(replyText.indexOf('\n') + 1));
+  if (!parsed) throw new Error(`no ask result JSON in reply: ${replyText.slice(0, 200)}`);
+  return parsed.answers;
 }

@@ -1,5 +1,10 @@
 import type { TestProject } from 'vitest/node';
-import { NO_REDIS_MESSAGE, type RedisServerHandle, hasRedisServerBinary, startRedisServer } from './redis-server.js';
+import {
+  hasRedisServerBinary,
+  NO_REDIS_MESSAGE,
+  type RedisServerHandle,
+  startRedisServer,
+} from './redis-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -59,7 +59,19 @@ export async function startRedisServer(
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'holdpoint-redis-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...extraArgs],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...extraArgs,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const url = `redis://127.0.0.1:${port}`;

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+/**
+ * Composition root of the holdpoint process: configuration -> logger -> runtime (Redis, queue, Slack
+ * app, workers, HTTP server) -> wait for SIGTERM/SIGINT -> graceful stop. The only `process.exit`.
+ */
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from './config/load-config.js';
+import type { Role } from './config/types.js';
+import { HoldpointError } from './errors.js';
+import { createLogger } from './log.js';
+import { type RuntimeTuning, startRuntime } from './runtime.js';
+
+/**
+ * Runs holdpoint until SIGTERM or SIGINT.
+ * @param role overrides `ROLE` (the `holdpoint worker` command runs `worker`).
+ * @returns the exit code: 0 after a clean stop, 1 when it could not start.
+ */
+export async function serve(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  options: { role?: Role; tuning?: RuntimeTuning } = {},
+): Promise<number> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  if (options.role) config = { ...config, role: options.role };
+  const logger = createLogger(config.log);
+  let runtime: Awaited<ReturnType<typeof startRuntime>>;
+  try {
+    runtime = await startRuntime(config, logger, options.tuning ?? tuningFromEnv(env));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    logger.fatal(
+      { err: error, code: error instanceof HoldpointError ? error.code : undefined },
+      'holdpoint could not start',
+    );
+    process.stderr.write(`holdpoint cannot start: ${message}\n`);
+    return 1;
+  }
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  logger.info(
+    { signal, boundMs: config.shutdown.timeoutMs },
+    'stopping: no new work; letting running jobs finish',
+  );
+  await runtime.stop();
+  logger.info('stopped');
+  return 0;
+}
+
+/**
+ * Test and benchmark knobs read from `HOLDPOINT_TEST_*` variables (undocumented for operators on
+ * purpose): shorter job locks so killed processes are noticed fast, and private queue/key prefixes.
+ */
+function tuningFromEnv(env: Readonly<Record<string, string | undefined>>): RuntimeTuning {
+  const number = (name: string) => (env[name] ? Number(env[name]) : undefined);
+  return {
+    lockDuration: number('HOLDPOINT_TEST_LOCK_MS'),
+    stalledInterval: number('HOLDPOINT_TEST_STALLED_MS'),
+    sweepIntervalMs: number('HOLDPOINT_TEST_SWEEP_MS'),
+    queueName: env.HOLDPOINT_TEST_QUEUE,
+    queuePrefix: env.HOLDPOINT_TEST_QUEUE_PREFIX,
+    storePrefix: env.HOLDPOINT_TEST_STORE_PREFIX,
+  };
+}
+
+/** Runs {@link serve} and exits with its code. */
+export async function main(role?: Role): Promise<never> {
+  const code = await serve(process.env, role ? { role } : {});
+  process.exit(code);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { LanguageModel } from 'ai';
+import type { Queue, Worker } from 'bullmq';
+import type { EngineConfig, EngineDeps } from './agent/engine.js';
+import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
+import { askToolDefinition } from './ask/ask-schema.js';
+import type { Config } from './config/types.js';
+import { ConfigError, SystemError } from './errors.js';
+import { BullmqScheduler } from './jobs/bullmq-scheduler.js';
+import { createHoldpointQueue } from './jobs/queue.js';
+import { type Sweeper, startSweeper } from './jobs/sweeper.js';
+import { createHoldpointWorker } from './jobs/worker.js';
+import type { Logger } from './log.js';
+import { createLanguageModel } from './model/create-model.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
+import { checkRedis } from './ops/redis-checks.js';
+import { createRedisConnections, type RedisConnections } from './ops/redis-connections.js';
+import { startHttpServer } from './server/ops-server.js';
+import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
+import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
+import { SlackSurface } from './slack/slack-surface.js';
+import { createWebClient } from './slack/web-client.js';
+import { RedisSlackMarks } from './store/redis-slack-marks.js';
+import { RedisTurnStore } from './store/redis-turn-store.js';
+
+/** Tunables that tests and benchmarks shorten; production uses the defaults. */
+export interface RuntimeTuning {
+  /** BullMQ lock of a running job, in ms (default 30 000): a killed worker's job is taken over after it. */
+  lockDuration?: number;
+  /** How often stalled jobs are looked for, in ms (default 30 000). */
+  stalledInterval?: number;
+  /** Sweep interval, in ms (default 60 000). */
+  sweepIntervalMs?: number;
+  /** BullMQ queue name (default `holdpoint`) and key prefix (default `{hp}`). */
+  queueName?: string;
+  queuePrefix?: string;
+  /** Store key prefix (default `hp`). */
+  storePrefix?: string;
+  /** Use this model instead of the configured provider (tests: the AI SDK mock model). */
+  model?: LanguageModel;
+  /** Tools the agent may call besides `ask_question` (default none). */
+  tools?: AgentTool[];
+}
+
+/** A running holdpoint process: what `main` starts and stops. */
+export interface Runtime {
+  config: Config;
+  server: Server | null;
+  /** Stops taking work, lets running jobs finish within `config.shutdown.timeoutMs`, closes connections. */
+  stop(): Promise<void>;
+}
+
+/** Turns engine-level config into the engine's settings. */
+export function engineConfig(config: Config): EngineConfig {
+  return {
+    systemPrompt: config.systemPrompt,
+    stepLimit: config.agent.stepLimit,
+    maxInvalidAsks: 3,
+    askTimeoutMs: config.ask.timeoutMs,
+    timeoutPolicy: config.ask.timeoutPolicy,
+    answerers: config.ask.answerers,
+    showAttempts: 3,
+    showRetryDelayMs: 500,
+  };
+}
+
+/**
+ * Checks Redis before anything else: refuses to start on an eviction policy other than `noeviction`
+ * (BullMQ locks and paused turns must never be evicted), warns once when the policy cannot be read.
+ * @throws ConfigError naming the problem and the fix.
+ */
+export async function assertRedisUsable(connections: RedisConnections, logger: Logger): Promise<void> {
+  let result: Awaited<ReturnType<typeof checkRedis>>;
+  try {
+    result = await checkRedis(connections.request);
+  } catch (error) {
+    throw new SystemError(
+      'redis_unreachable',
+      `Redis is not reachable: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  for (const warning of result.warnings) logger.warn({ redisVersion: result.version }, warning);
+  if (!result.ok) {
+    throw new ConfigError(
+      'redis_unsuitable',
+      `Redis is not usable by holdpoint:\n- ${result.problems.join('\n- ')}`,
+      {
+        fields: { policy: result.policy, version: result.version },
+      },
+    );
+  }
+}
+
+/**
+ * Builds and starts everything the configured role needs (composition root, shared by `main` and
+ * the CLI): Redis connections, store, queue, the Slack app and HTTP server (web), the worker and the
+ * sweeper (worker).
+ * @throws ConfigError for an unusable Redis; SystemError when Redis or Slack cannot be reached.
+ */
+export async function startRuntime(
+  config: Config,
+  logger: Logger,
+  tuning: RuntimeTuning = {},
+): Promise<Runtime> {
+  const connections = createRedisConnections(config.redis.url);
+  const closers: Array<() => Promise<void>> = [() => connections.close()];
+  const stopAll = async () => {
+    for (const close of [...closers].reverse()) {
+      try {
+        await close();
+      } catch (error) {
+        logger.warn({ err: error }, 'error while shutting down');
+      }
+    }
+  };
+  try {
+    await assertRedisUsable(connections, logger);
+    const storeOptions = tuning.storePrefix ? { prefix: tuning.storePrefix } : {};
+    const workerStore = new RedisTurnStore(connections.bullmq, storeOptions);
+    const requestStore = new RedisTurnStore(connections.request, storeOptions);
+    const marks = new RedisSlackMarks(connections.bullmq, storeOptions);
+    const queue: Queue = createHoldpointQueue(connections.bullmq, {
+      name: tuning.queueName,
+      prefix: tuning.queuePrefix,
+    });
+    closers.push(() => queue.close());
+    const scheduler = new BullmqScheduler(queue);
+    const metrics: Metrics = createMetrics({ countOpenAsks: () => workerStore.countOpenAsks() });
+
+    const webClient = createWebClient(config.slack.botToken, config.slack.apiUrl ?? undefined);
+    let auth: Awaited<ReturnType<typeof webClient.auth.test>>;
+    try {
+      auth = await webClient.auth.test();
+    } catch (error) {
+      throw new SystemError(
+        'slack_auth_failed',
+        `Slack rejected SLACK_BOT_TOKEN (auth.test): ${error instanceof Error ? error.message : String(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const botUserId = auth.user_id ?? '';
+    const botId = auth.bot_id ?? '';
+    logger.info(
+      { team: auth.team, botUserId, role: config.role, mode: config.slack.mode },
+      'connected to Slack',
+    );
+
+    const deps: EngineDeps = {
+      store: workerStore,
+      surface: new SlackSurface({ client: webClient, marks, log: logger, botUserId }),
+      scheduler,
+      model: tuning.model ?? createLanguageModel(config.model),
+      tools: createToolRegistry(tuning.tools ?? []),
+      askTool: askToolDefinition,
+      config: engineConfig(config),
+      log: logger,
+      now: () => Date.now(),
+      newId: () => randomUUID(),
+      observe: (event) => {
+        if (event.type === 'turn-ended') metrics.turnDuration.observe(event.durationMs / 1000);
+        else {
+          const counter = {
+            answered: metrics.asksAnswered,
+            assumed: metrics.asksAssumed,
+            canceled: metrics.asksCanceled,
+          }[event.how];
+          counter.inc();
+          if (event.waitedMs !== null) metrics.answerLatency.observe(event.waitedMs / 1000);
+        }
+      },
+    };
+
+    let worker: Worker | null = null;
+    let sweeper: Sweeper | null = null;
+    if (config.role === 'worker' || config.role === 'all') {
+      worker = createHoldpointWorker(deps, {
+        queueName: tuning.queueName ?? 'holdpoint',
+        prefix: tuning.queuePrefix ?? '{hp}',
+        connection: connections.bullmq,
+        concurrency: config.worker.concurrency,
+        lockDuration: tuning.lockDuration,
+        stalledInterval: tuning.stalledInterval,
+        onFailed: (job, error) => {
+          metrics.jobFailures.inc({ queue: tuning.queueName ?? 'holdpoint', name: job?.name ?? 'unknown' });
+          logger.error({ jobId: job?.id, err: error }, 'job failed for good');
+        },
+      });
+      const running = worker;
+      closers.push(async () => {
+        // Let running jobs finish within the bound; after it, force-close: their locks lapse and
+        // another worker takes them over (every step is idempotent).
+        const closed = running.close();
+        const bound = new Promise<'timeout'>((resolve) =>
+          setTimeout(() => resolve('timeout'), config.shutdown.timeoutMs).unref(),
+        );
+        if ((await Promise.race([closed, bound])) === 'timeout') {
+          logger.warn(
+            { timeoutMs: config.shutdown.timeoutMs },
+            'jobs still running at the shutdown bound; leaving them to other workers',
+          );
+          await running.close(true);
+        }
+      });
+      sweeper = startSweeper(deps, { intervalMs: tuning.sweepIntervalMs });
+      const runningSweeper = sweeper;
+      closers.push(() => runningSweeper.stop());
+    }
+
+    let slack: SlackApp | null = null;
+    if (config.role === 'web' || config.role === 'all') {
+      slack = createSlackApp({
+        botToken: config.slack.botToken,
+        appToken: config.slack.mode === 'socket' ? config.slack.appToken : undefined,
+        signingSecret: config.slack.signingSecret ?? undefined,
+        apiUrl: config.slack.apiUrl ?? undefined,
+        botUserId,
+        botId,
+        logger,
+        handlers: {
+          engine: { ...deps, store: requestStore },
+          marks,
+          groupMembers: cachedGroupMembers(),
+        },
+      });
+      await slack.start();
+      const runningSlack = slack;
+      closers.push(() => runningSlack.stop());
+    }
+
+    const server = await startHttpServer({
+      port: config.http.port,
+      slack: slack?.requestListener ?? null,
+      slackPath: SLACK_EVENTS_PATH,
+      metrics: async () => ({
+        contentType: metrics.registry.contentType,
+        body: await metrics.registry.metrics(),
+      }),
+      readiness: [
+        {
+          name: 'redis',
+          check: async () => ({ ok: (await connections.request.ping()) === 'PONG' }),
+        },
+        ...(worker
+          ? [
+              {
+                name: 'worker',
+                check: async () => ({ ok: worker?.isRunning() ?? false, detail: 'worker not running' }),
+              },
+            ]
+          : []),
+        ...(slack
+          ? [
+              {
+                name: 'slack',
+                check: async () => ({ ok: slack?.connected() ?? false, detail: 'Slack not connected' }),
+              },
+            ]
+          : []),
+      ],
+    });
+    // The server stops taking Slack requests first.
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    logger.info({ port: config.http.port, role: config.role }, 'holdpoint is running');
+    return { config, server, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

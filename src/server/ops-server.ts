@@ -1,0 +1,78 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/** One readiness check: a name and whether it passes (with a short reason when it does not). */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<{ ok: boolean; detail?: string }>;
+}
+
+/** Options of {@link startHttpServer}. */
+export interface HttpServerOptions {
+  port: number;
+  host?: string;
+  readiness: ReadinessCheck[];
+  /** Prometheus text and its content type. */
+  metrics(): Promise<{ contentType: string; body: string }>;
+  /** Slack's request listener in HTTP mode (verifies signatures itself); null in Socket Mode. */
+  slack: ((req: IncomingMessage, res: ServerResponse) => void) | null;
+  slackPath: string;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * The process's one HTTP server: `GET /healthz` (the process is alive), `GET /readyz` (every readiness
+ * check passes: Redis reachable, workers running, Slack connected; 503 with the failing ones otherwise),
+ * `GET /metrics` (Prometheus), and in HTTP mode Slack's `POST /slack/events`.
+ * @returns the listening server (`address().port` is the bound port when `port` was 0).
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/healthz') {
+      json(res, 200, { status: 'ok' });
+      return;
+    }
+    if (req.method === 'GET' && path === '/readyz') {
+      void Promise.all(
+        options.readiness.map(async (item) => {
+          try {
+            return { name: item.name, ...(await item.check()) };
+          } catch (error) {
+            return {
+              name: item.name,
+              ok: false,
+              detail: error instanceof Error ? error.message : String(error),
+            };
+          }
+        }),
+      ).then((checks) =>
+        json(res, checks.every((c) => c.ok) ? 200 : 503, { ready: checks.every((c) => c.ok), checks }),
+      );
+      return;
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      void options
+        .metrics()
+        .then(({ contentType, body }) => {
+          res.writeHead(200, { 'content-type': contentType });
+          res.end(body);
+        })
+        .catch(() => json(res, 500, { error: 'metrics unavailable' }));
+      return;
+    }
+    if (options.slack && path === options.slackPath) {
+      options.slack(req, res);
+      return;
+    }
+    json(res, 404, { error: 'not found' });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+  });
+  return server;
+}

@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { registerActionHandlers } from './handlers/actions.js';
+import { registerEventHandlers } from './handlers/events.js';
+import type { SlackHandlerDeps } from './handlers/handler-deps.js';
+import { registerViewHandlers } from './handlers/views.js';
+import { slackLogger } from './slack-logger.js';
+import { slackClientOptions } from './web-client.js';
+
+/** The path Slack posts events and interactions to in HTTP mode. */
+export const SLACK_EVENTS_PATH = '/slack/events';
+
+/** Options of {@link createSlackApp}. */
+export interface SlackAppOptions {
+  botToken: string;
+  /** Socket Mode when set (`xapp-…`). */
+  appToken?: string | undefined;
+  /** Required in HTTP mode: requests are verified with it (HMAC-SHA256, 5 minute replay window). */
+  signingSecret?: string | undefined;
+  /** Web API base URL override (proxies, tests), ending in `/api/`. */
+  apiUrl?: string | undefined;
+  /** The bot's user and bot ids (from `auth.test`), so Bolt skips its own start-up check. */
+  botUserId: string;
+  botId: string;
+  handlers: Omit<SlackHandlerDeps, 'botUserId'>;
+  logger: Logger;
+}
+
+/** A Bolt app wired to holdpoint's listeners. */
+export interface SlackApp {
+  app: App;
+  mode: 'socket' | 'http';
+  /**
+   * In HTTP mode, the Node request listener for {@link SLACK_EVENTS_PATH} (signature-checked by Bolt);
+   * mount it in the process's HTTP server. Null in Socket Mode.
+   */
+  requestListener: ((req: IncomingMessage, res: ServerResponse) => void) | null;
+  /** Socket Mode: connects the WebSocket. HTTP mode: nothing to do (the server is ours). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Socket Mode: the socket is connected. HTTP mode: always true once constructed. */
+  connected(): boolean;
+}
+
+/**
+ * Builds the Bolt 5 app: Socket Mode when an app token is given, else HTTP mode with request signing.
+ * @throws Error from Bolt when the signing secret is missing in HTTP mode.
+ */
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  const logger = slackLogger(options.logger);
+  const clientOptions = slackClientOptions(options.apiUrl);
+  const deps: SlackHandlerDeps = { ...options.handlers, botUserId: options.botUserId };
+  let connected = false;
+
+  let app: App;
+  let requestListener: SlackApp['requestListener'] = null;
+  let mode: SlackApp['mode'];
+  if (options.appToken) {
+    mode = 'socket';
+    const receiver = new SocketModeReceiver({ appToken: options.appToken, logger });
+    receiver.client.on('connected', () => {
+      connected = true;
+    });
+    receiver.client.on('disconnected', () => {
+      connected = false;
+    });
+    // A refused or dropped socket (e.g. `too_many_websockets`) must never crash the process:
+    // the client reconnects with backoff; we log and report not ready meanwhile.
+    receiver.client.on('error', (error: unknown) => {
+      connected = false;
+      options.logger.error({ err: error }, 'Slack Socket Mode error; reconnecting');
+    });
+    app = new App({
+      token: options.botToken,
+      receiver,
+      botId: options.botId,
+      botUserId: options.botUserId,
+      clientOptions,
+      logger,
+    });
+  } else {
+    mode = 'http';
+    const receiver = new HTTPReceiver({
+      signingSecret: options.signingSecret ?? '',
+      endpoints: SLACK_EVENTS_PATH,
+      logger,
+      unhandledRequestTimeoutMillis: 3001,
+    });
+    app = new App({
+      token: options.botToken,
+      receiver,
+      botId: options.botId,
+      botUserId: options.botUserId,
+      clientOptions,
+      logger,
+    });
+    requestListener = (req, res) => receiver.requestListener(req, res);
+    connected = true;
+  }
+
+  app.error(async (error) => {
+    options.logger.error({ err: error }, 'unhandled error in a Slack listener');
+  });
+  registerEventHandlers(app, deps);
+  registerActionHandlers(app, deps);
+  registerViewHandlers(app, deps);
+
+  return {
+    app,
+    mode,
+    requestListener,
+    async start() {
+      if (mode === 'socket') await app.start();
+    },
+    async stop() {
+      if (mode === 'socket') await app.stop();
+    },
+    connected: () => connected,
+  };
+}

@@ -1,0 +1,185 @@
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { answerAsk, cancelAsk } from '../../agent/engine.js';
+import type { QuestionResolution } from '../../ask/types.js';
+import { StateError } from '../../errors.js';
+import {
+  ACTION_ID_PATTERN,
+  parseActionId,
+  parseActionValue,
+  selectedCheckboxIndexes,
+} from '../blocks/action-ids.js';
+import { renderAnswerModal } from '../blocks/render-answer-modal.js';
+import {
+  askClosedText,
+  notAllowedText,
+  stateUnreadableText,
+  temporarilyUnavailableText,
+} from '../blocks/render-notices.js';
+import { parseMessageRef } from '../message-ref.js';
+import { inAllowedGroup, mayAnswer } from './answerer-check.js';
+import { type NoticeTarget, notify, reportTransition } from './feedback.js';
+import type { SlackHandlerDeps } from './handler-deps.js';
+import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
+
+/**
+ * Registers the listener for every holdpoint control (`action_id` starting with `hp.`): option buttons,
+ * checkboxes and their Submit, "Other…"/"Answer" (open the modal) and Cancel.
+ * Order for answers: store atomically, then ack (so an ack always means stored), then update the message.
+ * A Redis failure still acks within Slack's 3 s and tells the person to click again.
+ */
+export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
+  app.action(ACTION_ID_PATTERN, async ({ ack, body, client }) => {
+    let acked = false;
+    const ackOnce = async () => {
+      if (!acked) {
+        acked = true;
+        await ack();
+      }
+    };
+    const parsed = blockActionBodySchema.safeParse(body);
+    if (!parsed.success) {
+      await ackOnce();
+      return;
+    }
+    const payload = parsed.data;
+    const target = noticeTarget(payload);
+    try {
+      await handleAction(deps, client, payload, target, ackOnce);
+    } catch (error) {
+      deps.engine.log.error({ err: error, userId: payload.user.id }, 'action failed');
+      await ackOnce();
+      await notify(
+        client,
+        deps.engine.log,
+        target,
+        error instanceof StateError ? stateUnreadableText() : temporarilyUnavailableText(),
+      );
+    } finally {
+      await ackOnce();
+    }
+  });
+}
+
+function noticeTarget(payload: BlockActionBody): NoticeTarget {
+  return {
+    channel: payload.container?.channel_id ?? payload.channel?.id ?? '',
+    userId: payload.user.id,
+    threadTs: payload.container?.thread_ts ?? payload.message?.thread_ts,
+  };
+}
+
+async function handleAction(
+  deps: SlackHandlerDeps,
+  client: WebClient,
+  payload: BlockActionBody,
+  target: NoticeTarget,
+  ack: () => Promise<void>,
+): Promise<void> {
+  const action = payload.actions[0];
+  const kind = action ? parseActionId(action.action_id) : null;
+  if (!action || !kind || kind.kind === 'checks') return; // ticking a checkbox changes nothing until Submit
+  const ref = parseActionValue(action.value);
+  if (!ref) return;
+  const { store } = deps.engine;
+  const userId = payload.user.id;
+  const now = () => new Date(deps.engine.now()).toISOString();
+
+  if (kind.kind === 'cancel') {
+    const result = await cancelAsk(deps.engine, { turnId: ref.turnId, askId: ref.askId, userId });
+    await ack();
+    if (result.status === 'forbidden') {
+      await notify(
+        client,
+        deps.engine.log,
+        target,
+        'Only the person who asked the agent can cancel this question. Nothing was changed.',
+      );
+    } else {
+      await reportTransition(client, deps.engine.log, result, target, null);
+    }
+    return;
+  }
+
+  const questionIndex = kind.questionIndex ?? 0;
+  const ask = await store.getAsk(ref.turnId, ref.askId);
+  if (!ask) {
+    await ack();
+    await notify(client, deps.engine.log, target, askClosedText());
+    return;
+  }
+
+  if (kind.kind === 'other' || kind.kind === 'answer') {
+    const resolution = ask.resolutions[questionIndex];
+    if (ask.status !== 'open' || resolution) {
+      await ack();
+      await reportTransition(
+        client,
+        deps.engine.log,
+        { status: 'already-resolved', ask },
+        target,
+        questionIndex,
+      );
+      return;
+    }
+    if (!(await mayAnswer(deps, client, ask, userId))) {
+      await ack();
+      await notify(client, deps.engine.log, target, notAllowedText(ask.answerers));
+      return;
+    }
+    const messageRef = parseMessageRef(ask.messageRef);
+    const view = renderAnswerModal(ask, questionIndex, {
+      channel: messageRef?.channel ?? target.channel,
+      messageTs: messageRef?.ts ?? payload.container?.message_ts ?? '',
+    });
+    await ack();
+    if (payload.trigger_id) await client.views.open({ trigger_id: payload.trigger_id, view });
+    return;
+  }
+
+  const question = ask.questions[questionIndex];
+  if (!question?.options) {
+    await ack();
+    return;
+  }
+  let selected: string[];
+  if (kind.kind === 'submit') {
+    const indexes = selectedCheckboxIndexes(payload.state?.values, questionIndex) ?? [];
+    selected = indexes.flatMap((index) => (question.options?.[index] ? [question.options[index].label] : []));
+    if (selected.length === 0) {
+      await ack();
+      await notify(
+        client,
+        deps.engine.log,
+        target,
+        'Tick at least one option, then press Submit. Nothing was changed.',
+      );
+      return;
+    }
+  } else {
+    const option = kind.optionIndex === null ? undefined : question.options[kind.optionIndex];
+    if (!option) {
+      await ack();
+      return;
+    }
+    selected = [option.label];
+  }
+  const resolution: QuestionResolution = {
+    status: 'answered',
+    selected,
+    other: null,
+    answeredBy: userId,
+    answeredAt: now(),
+    source: 'button',
+    assumption: null,
+  };
+  const result = await answerAsk(deps.engine, {
+    turnId: ref.turnId,
+    askId: ref.askId,
+    questionIndex,
+    resolution,
+    inAllowedGroup: await inAllowedGroup(deps, client, ask, userId),
+  });
+  await ack();
+  await reportTransition(client, deps.engine.log, result, target, questionIndex);
+}

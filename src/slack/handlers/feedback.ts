@@ -1,0 +1,84 @@
+import type { WebClient } from '@slack/web-api';
+import type { EngineLogger } from '../../agent/engine-logger.js';
+import type { AskRecord, AskTransitionResult } from '../../store/types.js';
+import { renderAskMessage } from '../blocks/render-ask-message.js';
+import { alreadyAnsweredText, askClosedText, notAllowedText } from '../blocks/render-notices.js';
+import { parseMessageRef } from '../message-ref.js';
+
+/** Where to show a person a private notice. */
+export interface NoticeTarget {
+  channel: string;
+  userId: string;
+  threadTs?: string | undefined;
+}
+
+/** Posts an ephemeral notice; failures are logged, never thrown (ephemerals are best effort in Slack). */
+export async function notify(
+  client: WebClient,
+  log: EngineLogger,
+  target: NoticeTarget,
+  text: string,
+): Promise<void> {
+  try {
+    await client.chat.postEphemeral({
+      channel: target.channel,
+      user: target.userId,
+      text,
+      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+    });
+  } catch (error) {
+    log.warn({ channel: target.channel, err: error }, 'ephemeral notice failed');
+  }
+}
+
+/** Re-renders the ask message after a resolution (controls go, choices and who made them stay). */
+export async function updateAskMessage(client: WebClient, log: EngineLogger, ask: AskRecord): Promise<void> {
+  const ref = parseMessageRef(ask.messageRef);
+  if (!ref) return;
+  const rendered = renderAskMessage(ask);
+  try {
+    await client.chat.update({
+      channel: ref.channel,
+      ts: ref.ts,
+      text: rendered.text,
+      blocks: rendered.blocks,
+    });
+  } catch (error) {
+    log.warn({ askId: ask.askId, err: error }, 'could not update the ask message');
+  }
+}
+
+/**
+ * Shows the person what their answer did: the updated message when it was stored, or an ephemeral
+ * ("already answered by @x", "not allowed", "closed") when it changed nothing.
+ */
+export async function reportTransition(
+  client: WebClient,
+  log: EngineLogger,
+  result: AskTransitionResult,
+  target: NoticeTarget,
+  questionIndex: number | null,
+): Promise<void> {
+  const ask = result.ask;
+  switch (result.status) {
+    case 'recorded':
+    case 'completed':
+      if (ask) await updateAskMessage(client, log, ask);
+      return;
+    case 'already-resolved':
+    case 'closed': {
+      const resolution =
+        ask && questionIndex !== null
+          ? ask.resolutions[questionIndex]
+          : ask?.resolutions.find((r) => r !== null);
+      await notify(client, log, target, resolution ? alreadyAnsweredText(resolution) : askClosedText());
+      return;
+    }
+    case 'forbidden':
+      await notify(client, log, target, ask ? notAllowedText(ask.answerers) : askClosedText());
+      return;
+    case 'not-found':
+      await notify(client, log, target, askClosedText());
+      return;
+  }
+}

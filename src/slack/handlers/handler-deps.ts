@@ -1,0 +1,21 @@
+import type { WebClient } from '@slack/web-api';
+import type { EngineDeps } from '../../agent/engine.js';
+import type { SlackMarks } from '../slack-marks.js';
+
+/**
+ * What the Bolt listeners need. `store` here should be built on the request-path Redis client
+ * (bounded retries and a command timeout), so a Redis outage turns into a quick "try again" for the
+ * person instead of a hung request.
+ */
+export interface SlackHandlerDeps {
+  engine: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'now' | 'newId'>;
+  marks: SlackMarks;
+  /** The bot's own user id (`U…`). */
+  botUserId: string;
+  /** How long the bot remembers a thread it takes part in, in ms (default 30 days). */
+  threadMemoryMs?: number;
+  /** Event ids are remembered this long for de-duplication, in ms (default 1 hour: Slack retries within minutes). */
+  eventDedupeMs?: number;
+  /** Members of a user group, for answerer lists that name groups (cached by the caller if needed). */
+  groupMembers(client: WebClient, groupId: string): Promise<string[]>;
+}

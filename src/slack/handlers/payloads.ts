@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** The parts of a `block_actions` payload holdpoint reads (Slack interaction payload docs). Unknown fields pass. */
+export const blockActionBodySchema = z.object({
+  type: z.literal('block_actions'),
+  user: z.object({ id: z.string().min(1) }),
+  trigger_id: z.string().optional(),
+  channel: z.object({ id: z.string() }).optional(),
+  container: z
+    .object({
+      channel_id: z.string().optional(),
+      message_ts: z.string().optional(),
+      thread_ts: z.string().optional(),
+    })
+    .optional(),
+  message: z.object({ ts: z.string().optional(), thread_ts: z.string().optional() }).optional(),
+  actions: z
+    .array(z.object({ action_id: z.string(), value: z.string().optional(), type: z.string() }))
+    .min(1),
+  state: z.object({ values: z.record(z.string(), z.unknown()) }).optional(),
+});
+
+/** The parts of a `view_submission` payload for the answer modal. */
+export const viewSubmissionBodySchema = z.object({
+  type: z.literal('view_submission'),
+  user: z.object({ id: z.string().min(1) }),
+  view: z.object({
+    callback_id: z.string(),
+    private_metadata: z.string().optional(),
+    state: z.object({
+      values: z.record(z.string(), z.record(z.string(), z.object({ value: z.string().nullish() }).loose())),
+    }),
+  }),
+});
+
+/** The parts of an Events API envelope holdpoint reads. */
+export const eventEnvelopeSchema = z.object({ event_id: z.string().min(1), team_id: z.string().optional() });
+
+/** An `app_mention` event or a `message` event (DM or thread reply). */
+export const messageEventSchema = z.object({
+  type: z.string(),
+  subtype: z.string().optional(),
+  channel: z.string().min(1),
+  channel_type: z.string().optional(),
+  user: z.string().optional(),
+  bot_id: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string().min(1),
+  thread_ts: z.string().optional(),
+});
+
+export type BlockActionBody = z.infer<typeof blockActionBodySchema>;
+export type ViewSubmissionBody = z.infer<typeof viewSubmissionBodySchema>;
+export type MessageEvent = z.infer<typeof messageEventSchema>;

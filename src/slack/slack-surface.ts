@@ -1,0 +1,179 @@
+import type { WebClient } from '@slack/web-api';
+import type { ModelMessage } from 'ai';
+import type { ConversationRef } from '../agent/conversation.js';
+import type { EngineLogger } from '../agent/engine-logger.js';
+import type { Surface, TurnTrigger } from '../agent/surface.js';
+import type { AskRecord } from '../store/types.js';
+import { renderAskMessage } from './blocks/render-ask-message.js';
+import { encodeMessageRef, parseMessageRef } from './message-ref.js';
+import type { SlackMarks } from './slack-marks.js';
+import { replyText, slackTextToPlain } from './slack-text.js';
+
+/** `metadata.event_type` of every message holdpoint posts; `event_payload.key` is its idempotency key. */
+export const MESSAGE_METADATA_TYPE = 'holdpoint_message';
+
+/** How many earlier thread messages become the model's history (newest kept). */
+export const HISTORY_MAX_MESSAGES = 50;
+/** Each history message is cut to this many characters. */
+export const HISTORY_MESSAGE_MAX = 4000;
+
+/** Options of {@link SlackSurface}. */
+export interface SlackSurfaceOptions {
+  client: WebClient;
+  marks: SlackMarks;
+  log: EngineLogger;
+  /** The bot's user id (`U…`), to tell its own messages from people's. */
+  botUserId: string;
+  /** The reaction shown on the thread while a turn works (default `hourglass_flowing_sand`). */
+  workingReaction?: string;
+}
+
+/**
+ * The Slack {@link Surface}: asks are one Block Kit message in the thread, replies are thread messages.
+ * Posts are exactly-once across retries: each carries message metadata with its key, a Redis mark
+ * records the returned `ts`, and a retry that finds a post begun but unconfirmed looks for its own
+ * message in the thread before posting again.
+ */
+export class SlackSurface implements Surface {
+  private readonly reaction: string;
+
+  constructor(private readonly options: SlackSurfaceOptions) {
+    this.reaction = options.workingReaction ?? 'hourglass_flowing_sand';
+  }
+
+  async loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]> {
+    const fallback: ModelMessage[] = [{ role: 'user', content: this.userLine(trigger.userId, trigger.text) }];
+    try {
+      const replies = await this.options.client.conversations.replies({
+        channel: conversation.channel,
+        ts: conversation.threadTs,
+        limit: 200,
+      });
+      const messages = (replies.messages ?? []).filter(
+        (message) => !message.ts || Number(message.ts) <= Number(trigger.ts),
+      );
+      if (!messages.some((message) => message.ts === trigger.ts)) return fallback;
+      const history: ModelMessage[] = [];
+      for (const message of messages.slice(-HISTORY_MAX_MESSAGES)) {
+        const text = (message.text ?? '').slice(0, HISTORY_MESSAGE_MAX);
+        if (!text.trim()) continue;
+        if (message.user === this.options.botUserId || message.bot_id) {
+          history.push({ role: 'assistant', content: slackTextToPlain(text) });
+        } else {
+          history.push({ role: 'user', content: this.userLine(message.user ?? 'someone', text) });
+        }
+      }
+      // Providers want the conversation to start with a user message.
+      while (history[0]?.role === 'assistant') history.shift();
+      return history.length > 0 ? history : fallback;
+    } catch (error) {
+      this.options.log.warn(
+        { channel: conversation.channel, err: error },
+        'could not read the thread; using the trigger message only',
+      );
+      return fallback;
+    }
+  }
+
+  async showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string> {
+    const rendered = renderAskMessage(ask, { now: Date.now() });
+    const ts = await this.postOnce(conversation, `ask-${ask.askId}`, {
+      text: rendered.text,
+      blocks: rendered.blocks,
+    });
+    return encodeMessageRef({ channel: conversation.channel, ts });
+  }
+
+  async updateAsk(conversation: ConversationRef, ask: AskRecord, messageRef: string): Promise<void> {
+    const ref = parseMessageRef(messageRef) ?? { channel: conversation.channel, ts: '' };
+    if (!ref.ts) return;
+    const rendered = renderAskMessage(ask);
+    await this.options.client.chat.update({
+      channel: ref.channel,
+      ts: ref.ts,
+      text: rendered.text,
+      blocks: rendered.blocks,
+    });
+  }
+
+  async postMessage(
+    conversation: ConversationRef,
+    text: string,
+    key: string,
+    kind: 'reply' | 'error',
+  ): Promise<void> {
+    const body = kind === 'error' ? `:warning: ${replyText(text)}` : replyText(text);
+    await this.postOnce(conversation, key, { text: body });
+  }
+
+  async setWorking(conversation: ConversationRef, working: boolean): Promise<void> {
+    try {
+      const args = { channel: conversation.channel, timestamp: conversation.threadTs, name: this.reaction };
+      if (working) await this.options.client.reactions.add(args);
+      else await this.options.client.reactions.remove(args);
+    } catch {
+      // Best effort: already_reacted, no_reaction, missing scope.
+    }
+  }
+
+  private userLine(userId: string, text: string): string {
+    return `<@${userId}> wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
+  }
+
+  /** Posts into the thread once per key; returns the message `ts`. */
+  private async postOnce(
+    conversation: ConversationRef,
+    key: string,
+    content: { text: string; blocks?: unknown[] },
+  ): Promise<string> {
+    const marks = this.options.marks;
+    const known = await marks.getPost(key);
+    if (known && known !== 'pending') return known;
+    if (known === 'pending') {
+      const found = await this.findPosted(conversation, key);
+      if (found) {
+        await marks.finishPost(key, found);
+        return found;
+      }
+    }
+    await marks.beginPost(key);
+    const result = await this.options.client.chat.postMessage({
+      channel: conversation.channel,
+      thread_ts: conversation.threadTs,
+      text: content.text,
+      ...(content.blocks ? { blocks: content.blocks as never } : {}),
+      metadata: { event_type: MESSAGE_METADATA_TYPE, event_payload: { key } },
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    const ts = result.ts ?? '';
+    await marks.finishPost(key, ts);
+    return ts;
+  }
+
+  /** Looks for the bot's own message carrying `key` in the thread (after a crash between post and mark). */
+  private async findPosted(conversation: ConversationRef, key: string): Promise<string | null> {
+    try {
+      const replies = await this.options.client.conversations.replies({
+        channel: conversation.channel,
+        ts: conversation.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+      });
+      for (const message of replies.messages ?? []) {
+        const metadata = message.metadata as
+          | { event_type?: string; event_payload?: { key?: unknown } }
+          | undefined;
+        if (
+          metadata?.event_type === MESSAGE_METADATA_TYPE &&
+          metadata.event_payload?.key === key &&
+          message.ts
+        )
+          return message.ts;
+      }
+    } catch (error) {
+      this.options.log.warn({ key, err: error }, 'could not look for an earlier post; posting');
+    }
+    return null;
+  }
+}
