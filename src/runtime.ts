@@ -46,7 +46,7 @@ export interface RuntimeTuning {
 /** A running holdpoint process: what `main` starts and stops. */
 export interface Runtime {
   config: Config;
-  server: Server | null;
+  server: Server;
   /** Stops taking work, lets running jobs finish within `config.shutdown.timeoutMs`, closes connections. */
   stop(): Promise<void>;
 }

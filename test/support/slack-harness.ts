@@ -60,7 +60,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     queuePrefix: `{e2e-${id}}`,
     storePrefix: `hpe2e-${id}`,
   });
-  const port = (runtime.server?.address() as AddressInfo).port;
+  const port = (runtime.server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     runtime,
