@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import {
+  askRefOf,
+  askResultsSeen,
+  clickRequest,
+  finalReplies,
+  mentionAndWaitForAsk,
+  type SlackHarness,
+  startSlackHarness,
+  TEST_SIGNING_SECRET,
+} from '../support/slack-harness.js';
+import {
+  blockActionRequest,
+  checkboxesActionFromBlocks,
+  checkboxStateFromBlocks,
+} from '../support/slack-payloads.js';
+
+const ASK = {
+  questions: [
+    {
+      header: 'Rollback',
+      question: 'Which environments should I roll back?',
+      multiSelect: true,
+      options: [
+        { label: 'staging', description: 'Low risk.' },
+        { label: 'canary' },
+        { label: 'production', description: 'Customer facing.' },
+      ],
+    },
+  ],
+};
+
+let harness: SlackHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function askingModel() {
+  return scriptedModel((prompt) => {
+    if (lastToolResults(prompt).length === 0)
+      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
+    return { text: 'FINAL done' };
+  });
+}
+
+describe('Slack end to end: checkbox multi-select', () => {
+  it('renders checkboxes and Submit; a tick alone changes nothing; Submit sends both labels', async () => {
+    const model = askingModel();
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
+    const h = harness;
+    const ask = await mentionAndWaitForAsk(h, { eventId: 'EvChk1' });
+    const ref = askRefOf(ask);
+
+    const actions = (ask.blocks as Array<{ type: string; elements?: Array<Record<string, unknown>> }>).find(
+      (block) => block.type === 'actions' && block.elements?.some((e) => e.type === 'checkboxes'),
+    );
+    const checkboxes = actions?.elements?.find((e) => e.type === 'checkboxes');
+    expect(checkboxes?.action_id).toBe('hp.checks.0');
+    expect(checkboxes?.options).toHaveLength(3);
+    expect(actions?.elements?.map((e) => e.action_id)).toContain('hp.submit.0');
+
+    // A tick on its own (Slack sends block_actions for checkbox changes): acked, nothing changes.
+    const tick = blockActionRequest(
+      {
+        user: 'U0BOB',
+        actions: [checkboxesActionFromBlocks(ask.blocks, 'hp.checks.0', ['0'])],
+        message: { ts: ask.ts, thread_ts: ask.threadTs, blocks: ask.blocks },
+        container: { thread_ts: ask.threadTs },
+        state: checkboxStateFromBlocks(ask.blocks, 'hp.checks.0', ['0']),
+      },
+      { secret: TEST_SIGNING_SECRET },
+    );
+    expect((await h.send(tick)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(h.fake.callsTo('chat.update')).toHaveLength(0);
+    expect(h.fake.ephemerals).toHaveLength(0);
+    const stillOpen = await h.store.getAsk(ref.turnId, ref.askId);
+    expect(stillOpen?.status).toBe('open');
+    expect(stillOpen?.resolutions).toEqual([null]);
+
+    // Tick staging and production, then Submit.
+    const submit = clickRequest(h, ask, 'U0BOB', 'hp.submit.0', {
+      state: checkboxStateFromBlocks(ask.blocks, 'hp.checks.0', ['0', '2']),
+    });
+    expect((await h.send(submit)).status).toBe(200);
+
+    const update = await h.fake.waitForCall('chat.update', undefined, 10_000);
+    expect(update.response.ok).toBe(true);
+    const updated = JSON.stringify(update.args.blocks);
+    expect(updated).toContain('<@U0BOB>');
+    expect(updated).not.toContain('hp.submit.0');
+
+    await waitFor(async () => finalReplies(h).length === 1, 15_000, 'the final reply');
+    const results = askResultsSeen(model.prompts);
+    expect(results).toHaveLength(1);
+    expect(results[0]?.[0]).toMatchObject({
+      status: 'answered',
+      selected: ['staging', 'production'],
+      other: null,
+      answeredBy: 'U0BOB',
+    });
+    expect(model.doGenerateCalls).toHaveLength(2);
+  });
+
+  it('a Submit with nothing ticked is refused privately and leaves the ask open', async () => {
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model: askingModel() });
+    const h = harness;
+    const ask = await mentionAndWaitForAsk(h, { eventId: 'EvChk2' });
+    const submit = clickRequest(h, ask, 'U0BOB', 'hp.submit.0', {
+      state: checkboxStateFromBlocks(ask.blocks, 'hp.checks.0', []),
+    });
+    expect((await h.send(submit)).status).toBe(200);
+    await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'an ephemeral');
+    expect(h.fake.ephemerals[0]).toMatchObject({ user: 'U0BOB', channel: 'C0OPS' });
+    expect(h.fake.callsTo('chat.update')).toHaveLength(0);
+    const ref = askRefOf(ask);
+    expect((await h.store.getAsk(ref.turnId, ref.askId))?.status).toBe('open');
+  });
+});
