@@ -2,6 +2,7 @@ import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskError } from '../ask/format-ask-error.js';
 import { formatAskSuccessNote } from '../ask/format-ask-success-note.js';
 import type { NormalizedAsk } from '../ask/types.js';
+import { readAskInput } from './ask-input.js';
 import type { CliCommand } from './commands.js';
 
 /**
@@ -19,16 +20,12 @@ export const checkAskCommand: CliCommand = {
       io.stderr(`holdpoint check-ask: expected at most one FILE, got ${argv.length} arguments\n`);
       return 2;
     }
-    const source = argv[0] ?? '-';
-    let text: string;
-    try {
-      text = source === '-' ? await io.readStdin() : await io.readFile(source);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      io.stderr(`holdpoint check-ask: cannot read ${source === '-' ? 'stdin' : source}: ${reason}\n`);
+    const input = await readAskInput('check-ask', argv[0] ?? '-', io);
+    if (!input.ok) {
+      io.stderr(`${input.message}\n`);
       return 2;
     }
-    const result = decodeAskArguments(parseInput(text));
+    const result = decodeAskArguments(input.raw);
     if (!result.ok) {
       io.stdout(`${formatAskError(result.issues)}\n`);
       return 1;
@@ -41,16 +38,6 @@ export const checkAskCommand: CliCommand = {
     return 0;
   },
 };
-
-/** The file's JSON value; the raw text when it is not JSON (the decoder then reports it). */
-function parseInput(text: string): unknown {
-  const body = text.replace(/^\uFEFF/, '');
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return body;
-  }
-}
 
 /** The documented output shape, keys in a fixed order. */
 function toOutput(ask: NormalizedAsk): NormalizedAsk {

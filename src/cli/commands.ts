@@ -1,5 +1,8 @@
 import { checkAskCommand } from './check-ask-command.js';
 import type { CliIo } from './cli-io.js';
+import { doctorCommand } from './doctor-command.js';
+import { previewAskCommand } from './preview-ask-command.js';
+import { serveCommand, workerCommand } from './serve-command.js';
 import { toolSchemaCommand } from './tool-schema-command.js';
 
 /**
@@ -21,10 +24,13 @@ export interface CliCommand {
 }
 
 /**
- * The command table: the one registration point for `holdpoint` commands. Add `serve`, `worker`,
- * `preview-ask`, `doctor` ... here; `help` lists them in this order.
+ * The command table: the one registration point for `holdpoint` commands; `help` lists them in this order.
  */
 export const commands: Readonly<Record<string, CliCommand>> = {
+  serve: serveCommand,
+  worker: workerCommand,
+  doctor: doctorCommand,
   'check-ask': checkAskCommand,
+  'preview-ask': previewAskCommand,
   'tool-schema': toolSchemaCommand,
 };

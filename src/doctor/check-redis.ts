@@ -1,0 +1,105 @@
+import { Redis } from 'ioredis';
+import { redactUrl } from '../config/redact-url.js';
+import { checkRedis, MIN_REDIS_VERSION } from '../ops/redis-checks.js';
+import type { DoctorCheck } from './doctor-check.js';
+
+/** Options of {@link checkRedisServer}. */
+export interface RedisDoctorOptions {
+  /** Give up connecting after this many ms. Default 5000. */
+  connectTimeoutMs?: number;
+}
+
+const UNREACHABLE_FIX =
+  'Start Redis (`docker compose up -d redis`, or `npm run dev`, which starts a local redis-server) or set REDIS_URL to a server this machine can reach.';
+
+/**
+ * Connects once to the Redis at `url` (no retries) and checks it with {@link checkRedis}:
+ * three lines, `Redis reachable`, `Redis version` and `Redis eviction policy`; only the first when Redis
+ * cannot be reached. A value Redis refuses to tell (ACL, managed Redis) gives a warning, not a failure.
+ */
+export async function checkRedisServer(
+  url: string,
+  options: RedisDoctorOptions = {},
+): Promise<DoctorCheck[]> {
+  const shown = redactUrl(url);
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectionName: 'holdpoint-doctor',
+  });
+  let lastError: unknown = null;
+  redis.on('error', (error: unknown) => {
+    lastError = error;
+  });
+  try {
+    try {
+      await redis.connect();
+    } catch (error) {
+      return [
+        {
+          name: 'Redis reachable',
+          ok: false,
+          // ioredis rejects with "Connection is closed."; the socket error says why (ECONNREFUSED ...).
+          detail: `cannot connect to ${shown}: ${describe(lastError ?? error)}`,
+          fix: UNREACHABLE_FIX,
+        },
+      ];
+    }
+    let result: Awaited<ReturnType<typeof checkRedis>>;
+    try {
+      result = await checkRedis(redis);
+    } catch (error) {
+      return [
+        {
+          name: 'Redis reachable',
+          ok: false,
+          detail: `${shown} did not answer PING: ${describe(error)}`,
+          fix: 'Check REDIS_URL (host, port, password, database) and that the user may run PING.',
+        },
+      ];
+    }
+    const versionProblem = result.problems.find((problem) => problem.includes('too old'));
+    const policyProblem = result.problems.find((problem) => problem.includes('maxmemory-policy'));
+    const versionWarning = result.warnings.find((warning) => warning.includes('version'));
+    const policyWarning = result.warnings.find((warning) => warning.includes('maxmemory-policy'));
+    return [
+      { name: 'Redis reachable', ok: true, detail: `${shown} answered PING` },
+      {
+        name: 'Redis version',
+        ok: versionProblem === undefined,
+        detail:
+          result.version === null
+            ? 'unknown (INFO and HELLO refused)'
+            : `${result.version} (needs ${MIN_REDIS_VERSION} or newer)`,
+        ...(versionProblem !== undefined
+          ? { fix: versionProblem }
+          : versionWarning !== undefined
+            ? { fix: versionWarning, warning: true }
+            : {}),
+      },
+      {
+        name: 'Redis eviction policy',
+        ok: policyProblem === undefined,
+        detail:
+          result.policy === null
+            ? 'maxmemory-policy unknown (INFO and CONFIG GET refused)'
+            : `maxmemory-policy ${result.policy}${result.policy === 'noeviction' ? '' : ' (needs noeviction)'}`,
+        ...(policyProblem !== undefined
+          ? { fix: policyProblem }
+          : policyWarning !== undefined
+            ? { fix: policyWarning, warning: true }
+            : {}),
+      },
+    ];
+  } finally {
+    // After a failed connect the socket is gone: disconnect() would leave a 2 s timer that delays exit.
+    if (redis.status !== 'end') redis.disconnect();
+  }
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, ' ');
+}

@@ -1,0 +1,160 @@
+/**
+ * `holdpoint doctor` as a process (dist build when fresh, else tsx) against the fake Slack Web API, real
+ * `redis-server`s (one with noeviction, one with allkeys-lru) and the model replay server.
+ * The fake Slack sends no `x-oauth-scopes`, so the scope line is a warning here; the scope comparison
+ * itself is tested in test/unit/cli/doctor-checks.test.ts against a server that sends the header.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
+import { freePort, type RedisServerHandle, startRedisServer } from '../support/redis-server.js';
+import { runHoldpoint, STACK_TRACE } from '../unit/cli/holdpoint-process.js';
+
+let slack: FakeSlack;
+let replay: ModelReplay;
+let goodRedis: RedisServerHandle;
+let lruRedis: RedisServerHandle;
+
+beforeAll(async () => {
+  [slack, replay, goodRedis, lruRedis] = await Promise.all([
+    startFakeSlack(),
+    startModelReplay(),
+    startRedisServer(['--maxmemory-policy', 'noeviction']),
+    startRedisServer(['--maxmemory-policy', 'allkeys-lru']),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([slack?.close(), replay?.close(), goodRedis?.stop(), lruRedis?.stop()]);
+});
+
+beforeEach(() => {
+  replay.reset();
+});
+
+/** A complete environment for HTTP mode; nothing inherited but PATH and HOME. */
+function doctorEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: 'doctor-test-signing-secret',
+    SLACK_API_URL: slack.url,
+    REDIS_URL: goodRedis.url,
+    MODEL: 'anthropic:claude-sonnet-4-5',
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: replay.anthropicBaseUrl,
+    ...overrides,
+  };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env;
+}
+
+/** The checklist lines `<mark> <name>: <detail>` by name. */
+function checklist(stdout: string): Map<string, { mark: string; detail: string }> {
+  const lines = new Map<string, { mark: string; detail: string }>();
+  for (const match of stdout.matchAll(/^([✔✖⚠]) ([^:\n]+): (.*)$/gmu)) {
+    lines.set(match[2] as string, { mark: match[1] as string, detail: match[3] as string });
+  }
+  return lines;
+}
+
+describe('holdpoint doctor as a process', () => {
+  it('passes every check against a healthy set-up: exit 0', async () => {
+    replay.enqueue('anthropic', { text: 'pong' });
+    const run = await runHoldpoint(['doctor'], { env: doctorEnv() });
+    expect(run.stderr).toBe('');
+    expect(run.code, run.stdout).toBe(0);
+    const lines = checklist(run.stdout);
+    expect([...lines.keys()]).toEqual([
+      'Configuration',
+      'Redis reachable',
+      'Redis version',
+      'Redis eviction policy',
+      'Slack auth.test',
+      'Slack bot scopes',
+      'Model',
+    ]);
+    expect(lines.get('Configuration')?.mark).toBe('✔');
+    expect(lines.get('Redis reachable')).toEqual({ mark: '✔', detail: `${goodRedis.url} answered PING` });
+    expect(lines.get('Redis version')?.mark).toBe('✔');
+    expect(lines.get('Redis eviction policy')).toEqual({ mark: '✔', detail: 'maxmemory-policy noeviction' });
+    expect(lines.get('Slack auth.test')).toEqual({
+      mark: '✔',
+      detail: 'team "Test Workspace" (T0TEST), bot user @holdpoint (U0BOT)',
+    });
+    // The fake Slack sends no x-oauth-scopes header: a warning, not a failure.
+    expect(lines.get('Slack bot scopes')?.mark).toBe('⚠');
+    expect(lines.get('Model')?.mark).toBe('✔');
+    expect(lines.get('Model')?.detail).toMatch(
+      /^anthropic:claude-sonnet-4-5 at http:\/\/127\.0\.0\.1:\d+\/v1 answered in \d+ ms$/,
+    );
+    expect(run.stdout).toContain('All 7 checks passed.');
+
+    // One auth.test with the bot token; one one-token model call.
+    const authCalls = slack.calls.filter((call) => call.method === 'auth.test');
+    expect(authCalls.at(-1)?.token).toBe(slack.botToken);
+    expect(replay.requests).toHaveLength(1);
+    expect(replay.requests[0]?.body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 1 });
+  });
+
+  it('fails with a fix for allkeys-lru, a wrong bot token and a model error: exit 1', async () => {
+    // Nothing scripted: the replay answers HTTP 500.
+    const run = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ REDIS_URL: lruRedis.url, SLACK_BOT_TOKEN: 'xoxb-not-the-right-token' }),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code, run.stdout).toBe(1);
+    const lines = checklist(run.stdout);
+    expect(lines.get('Redis reachable')?.mark).toBe('✔');
+    expect(lines.get('Redis eviction policy')).toEqual({
+      mark: '✖',
+      detail: 'maxmemory-policy allkeys-lru (needs noeviction)',
+    });
+    expect(lines.get('Slack auth.test')).toEqual({ mark: '✖', detail: 'Slack answered invalid_auth' });
+    expect(lines.has('Slack bot scopes')).toBe(false);
+    expect(lines.get('Model')?.mark).toBe('✖');
+    expect(lines.get('Model')?.detail).toContain('HTTP 500');
+    // Each failure is followed by its fix.
+    const afterPolicy = run.stdout.split('✖ Redis eviction policy')[1] ?? '';
+    expect(afterPolicy).toMatch(/^[^\n]*\n {4}fix: .*--maxmemory-policy noeviction/);
+    const afterSlack = run.stdout.split('✖ Slack auth.test')[1] ?? '';
+    expect(afterSlack).toMatch(/^[^\n]*\n {4}fix: Set SLACK_BOT_TOKEN to the Bot User OAuth Token/);
+    expect(run.stdout).toContain('3 of 6 checks failed.');
+    expect(run.stdout).not.toMatch(STACK_TRACE);
+    expect(run.stdout).not.toContain('xoxb-not-the-right-token');
+  });
+
+  it('reports an unreachable Redis with a fix: exit 1', async () => {
+    replay.enqueue('anthropic', { text: 'pong' });
+    const port = await freePort();
+    const run = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ REDIS_URL: `redis://127.0.0.1:${port}` }),
+    });
+    expect(run.code, run.stdout).toBe(1);
+    const lines = checklist(run.stdout);
+    expect(lines.get('Redis reachable')?.mark).toBe('✖');
+    expect(lines.get('Redis reachable')?.detail).toBe(
+      `cannot connect to redis://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    expect(lines.has('Redis eviction policy')).toBe(false);
+    expect(lines.get('Slack auth.test')?.mark).toBe('✔');
+    expect(lines.get('Model')?.mark).toBe('✔');
+    expect(run.stdout).toContain('fix: Start Redis');
+    expect(run.stdout).toContain('1 of 5 checks failed.');
+  });
+
+  it('stops at the configuration when SLACK_BOT_TOKEN is missing: exit 1, no stack trace', async () => {
+    const run = await runHoldpoint(['doctor'], { env: doctorEnv({ SLACK_BOT_TOKEN: undefined }) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('');
+    const lines = checklist(run.stdout);
+    expect([...lines.keys()]).toEqual(['Configuration']);
+    expect(lines.get('Configuration')).toEqual({ mark: '✖', detail: '1 problem: SLACK_BOT_TOKEN' });
+    expect(run.stdout).toContain('SLACK_BOT_TOKEN is missing');
+    expect(run.stdout).toContain('1 of 1 check failed.');
+    expect(run.stdout).not.toMatch(STACK_TRACE);
+    expect(slack.calls.filter((call) => call.token === null)).toEqual([]);
+    expect(replay.requests).toHaveLength(0);
+  });
+});
