@@ -1,0 +1,146 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FakeSlack, FakeSlackCall } from '../../support/fake-slack/index.js';
+import { TEST_SIGNING_SECRET } from '../../support/slack-harness.js';
+import { blockActionRequest, eventRequest } from '../../support/slack-payloads.js';
+import type { ProductionApp } from './production-app.js';
+
+type Json = Record<string, unknown>;
+
+let threadCounter = 0;
+
+/** A Slack thread in channel `C0OPS` with its own `ts`, unique per call in this process. */
+export interface TestThread {
+  channel: string;
+  threadTs: string;
+  /** Seeds a human message in the thread and sends the app its `app_mention` event. Returns the HTTP status. */
+  mention(app: Pick<ProductionApp, 'send'>, text?: string): Promise<number>;
+  /** Bot posts in this thread whose blocks hold buttons (the asks), in order. */
+  askPosts(): FakeSlackCall[];
+  /** Waits for the `n`-th (1-based) ask posted in this thread. */
+  waitForAsk(n?: number, timeoutMs?: number): Promise<FakeSlackCall>;
+  /**
+   * Waits for the `n`-th ask and then until the job that posted it is done with it (its last Slack call,
+   * removing the "working" reaction, plus 250 ms), as a person's click would. A click inside that window
+   * races the posting job; see the `it.fails` in production-click-path.test.ts.
+   */
+  waitForAskSettled(n?: number, timeoutMs?: number): Promise<FakeSlackCall>;
+  /** Bot posts in this thread without blocks (replies), in order. */
+  replies(): FakeSlackCall[];
+  /** Waits for the first reply (a `chat.postMessage` without blocks) in this thread. */
+  waitForReply(timeoutMs?: number): Promise<FakeSlackCall>;
+  /** Sends a signed click on the button labelled `label` of question `question` (0-based) of `ask`. */
+  click(
+    app: Pick<ProductionApp, 'send'>,
+    ask: FakeSlackCall,
+    label: string,
+    options?: { user?: string; question?: number },
+  ): Promise<number>;
+}
+
+function isAsk(call: FakeSlackCall): boolean {
+  return Array.isArray(call.args.blocks) && JSON.stringify(call.args.blocks).includes('"type":"button"');
+}
+
+/**
+ * The button of question `question` whose text starts with `label` (the renderer marks the recommended
+ * one, so a prefix match). Action ids are `hp.option.<question>.<option>`.
+ * @throws Error naming the buttons that exist.
+ */
+export function findButton(blocks: unknown, label: string, question = 0): { blockId: string; button: Json } {
+  const seen: string[] = [];
+  for (const block of Array.isArray(blocks) ? (blocks as Json[]) : []) {
+    const elements = Array.isArray(block.elements) ? (block.elements as Json[]) : [];
+    const candidates = block.accessory ? [...elements, block.accessory as Json] : elements;
+    for (const element of candidates) {
+      if (element.type !== 'button' || typeof element.action_id !== 'string') continue;
+      const text = String((element.text as Json | undefined)?.text ?? '');
+      seen.push(`${element.action_id} "${text}"`);
+      if (element.action_id.startsWith(`hp.option.${question}.`) && text.startsWith(label)) {
+        return { blockId: String(block.block_id), button: element };
+      }
+    }
+  }
+  throw new Error(`no button "${label}" for question ${question}; buttons: ${seen.join(', ')}`);
+}
+
+/** A new thread: its parent message is seeded in the fake Slack. */
+export function newThread(fake: FakeSlack, parentText = 'payments-api deploy is failing'): TestThread {
+  threadCounter += 1;
+  const base = 1_780_000_000 + (process.pid % 10_000) * 100 + threadCounter;
+  const threadTs = `${base}.000100`;
+  const channel = 'C0OPS';
+  let messages = 0;
+  fake.seedMessage({ channel, user: 'U0ALICE', text: parentText, ts: threadTs });
+  const inThread = (call: FakeSlackCall) => call.args.channel === channel && call.args.thread_ts === threadTs;
+  const posts = () => fake.callsTo('chat.postMessage').filter((call) => inThread(call) && call.response.ok);
+  const thread: TestThread = {
+    channel,
+    threadTs,
+    async mention(app, text = '<@U0BOT> what should we do?') {
+      messages += 1;
+      const ts = `${base}.${String(200 + messages).padStart(6, '0')}`;
+      fake.seedMessage({ channel, user: 'U0ALICE', text, ts, threadTs });
+      const request = eventRequest(
+        { text, ts, thread_ts: threadTs, user: 'U0ALICE', channel },
+        { eventId: `Ev${base}${messages}`, secret: TEST_SIGNING_SECRET },
+      );
+      return (await app.send(request)).status;
+    },
+    askPosts: () => posts().filter(isAsk),
+    async waitForAsk(n = 1, timeoutMs = 15_000) {
+      let seen = 0;
+      return fake.waitForCall(
+        'chat.postMessage',
+        (call) => {
+          if (!inThread(call) || !call.response.ok || !isAsk(call)) return false;
+          seen += 1;
+          return seen === n;
+        },
+        timeoutMs,
+      );
+    },
+    async waitForAskSettled(n = 1, timeoutMs = 15_000) {
+      const ask = await thread.waitForAsk(n, timeoutMs);
+      await fake.waitForCall(
+        'reactions.remove',
+        (call) => call.args.timestamp === threadTs && call.time >= ask.time,
+        timeoutMs,
+      );
+      await sleep(250);
+      return ask;
+    },
+    replies: () => posts().filter((call) => !isAsk(call)),
+    waitForReply(timeoutMs = 15_000) {
+      return fake.waitForCall(
+        'chat.postMessage',
+        (call) => inThread(call) && call.response.ok === true && !isAsk(call),
+        timeoutMs,
+      );
+    },
+    async click(app, ask, label, options = {}) {
+      const blocks = ask.args.blocks as unknown[];
+      const { blockId, button } = findButton(blocks, label, options.question ?? 0);
+      const request = blockActionRequest(
+        {
+          user: options.user ?? 'U0BOB',
+          actions: [
+            {
+              type: 'button',
+              action_id: button.action_id,
+              block_id: blockId,
+              text: button.text,
+              ...(button.value !== undefined ? { value: button.value } : {}),
+              action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
+            },
+          ],
+          message: { ts: ask.response.ts, thread_ts: threadTs, blocks },
+          container: { thread_ts: threadTs },
+          responseUrl: fake.responseUrl(),
+        },
+        { secret: TEST_SIGNING_SECRET },
+      );
+      return (await app.send(request)).status;
+    },
+  };
+  return thread;
+}
