@@ -36,6 +36,12 @@ export interface SlackSurfaceOptions {
  */
 export class SlackSurface implements Surface {
   private readonly reaction: string;
+  /**
+   * Posts in flight in this process, by key. The engine may finish one turn from two jobs at once (the
+   * turn job that showed the ask and the resume job of a quick click); both post the same key, and the
+   * second must get the first's `ts` instead of posting again. Across processes the Redis mark decides.
+   */
+  private readonly inFlight = new Map<string, Promise<string>>();
 
   constructor(private readonly options: SlackSurfaceOptions) {
     this.reaction = options.workingReaction ?? 'hourglass_flowing_sand';
@@ -120,8 +126,22 @@ export class SlackSurface implements Surface {
     return `<@${userId}> wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
   }
 
-  /** Posts into the thread once per key; returns the message `ts`. */
-  private async postOnce(
+  /** Posts into the thread once per key; returns the message `ts`. Concurrent calls share one post. */
+  private postOnce(
+    conversation: ConversationRef,
+    key: string,
+    content: { text: string; blocks?: unknown[] },
+  ): Promise<string> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const post = this.postOnceUnshared(conversation, key, content).finally(() => {
+      this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, post);
+    return post;
+  }
+
+  private async postOnceUnshared(
     conversation: ConversationRef,
     key: string,
     content: { text: string; blocks?: unknown[] },
