@@ -570,23 +570,31 @@ async function ensureResumed(
   ask: AskRecord,
 ): Promise<void> {
   const turn = await deps.store.getTurn(ask.turnId);
-  if (turn?.status === 'paused' && turn.pendingAskId === ask.askId)
-    await queueResume(deps, ask.turnId, ask.askId);
-  else await deps.store.unindexAsk(ask.turnId, ask.askId);
+  if (turn?.status === 'paused' && turn.pendingAskId === ask.askId) {
+    await queueResume(deps, ask.turnId, ask.askId, { recover: true });
+  } else {
+    await deps.store.unindexAsk(ask.turnId, ask.askId);
+  }
 }
 
+/**
+ * Adds the resume job (and notes it on the ask) before the caller acknowledges anything. Removing the
+ * timeout job is only tidying, so it is not awaited: the answer-once step already decided, and a timeout
+ * job that still fires finds the ask resolved and does nothing.
+ */
 async function queueResume(
   deps: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'now'>,
   turnId: string,
   askId: string,
+  options: { recover?: boolean } = {},
 ): Promise<void> {
-  await deps.scheduler.resume(turnId, askId);
-  await deps.store.markResumeQueued(turnId, askId, deps.now());
-  try {
-    await deps.scheduler.cancelTimeout(turnId, askId);
-  } catch (error) {
+  await Promise.all([
+    deps.scheduler.resume(turnId, askId, options),
+    deps.store.markResumeQueued(turnId, askId, deps.now()),
+  ]);
+  deps.scheduler.cancelTimeout(turnId, askId).catch((error: unknown) => {
     deps.log.debug({ turnId, askId, err: error }, 'timeout job not removed (already running or gone)');
-  }
+  });
 }
 
 /**
@@ -615,7 +623,7 @@ export async function sweep(
       await ensureResumed(deps, ask);
       counts.resumed++;
     } else if (ask.shownAt === null) {
-      await deps.scheduler.resume(turnId, askId);
+      await deps.scheduler.resume(turnId, askId, { recover: true });
       counts.reshown++;
     } else if ((await timeoutAsk(deps, turnId, askId)) === 'resolved') {
       counts.timedOut++;

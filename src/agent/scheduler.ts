@@ -16,8 +16,11 @@ export interface TurnStart {
 export interface Scheduler {
   /** Adds the `turn` job (jobId `turn-<turnId>`), or promotes it when it is waiting for its thread. */
   startTurn(start: TurnStart): Promise<void>;
-  /** Adds the `resume` job for a resolved ask (jobId `resume-<askId>`); re-queues it if it failed earlier. */
-  resume(turnId: string, askId: string): Promise<void>;
+  /**
+   * Adds the `resume` job for a resolved ask (jobId `resume-<askId>`). With `recover` (the sweep), a job
+   * with that id that failed for good is retried instead of being silently kept.
+   */
+  resume(turnId: string, askId: string, options?: { recover?: boolean }): Promise<void>;
   /** Adds the delayed `timeout` job (jobId `timeout-<askId>`) due at `dueAt` (epoch ms). */
   timeout(turnId: string, askId: string, dueAt: number): Promise<void>;
   /** Removes the timeout job if it is still delayed. Tidying only: the answer-once step decides. */

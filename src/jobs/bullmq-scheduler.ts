@@ -29,10 +29,11 @@ export class BullmqScheduler implements Scheduler {
     await this.queue.add(JOB_NAMES.turn, start, { ...WORK_JOB_OPTIONS, jobId: id });
   }
 
-  async resume(turnId: string, askId: string): Promise<void> {
+  async resume(turnId: string, askId: string, options: { recover?: boolean } = {}): Promise<void> {
     const id = resumeJobId(askId);
     const job = await this.queue.add(JOB_NAMES.resume, { turnId, askId }, { ...WORK_JOB_OPTIONS, jobId: id });
-    if (await job.isFailed().catch(() => false)) await job.retry('failed').catch(() => undefined);
+    if (options.recover && (await job.isFailed().catch(() => false)))
+      await job.retry('failed').catch(() => undefined);
   }
 
   async timeout(turnId: string, askId: string, dueAt: number): Promise<void> {

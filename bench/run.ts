@@ -1,0 +1,418 @@
+/**
+ * `npm run bench`: holdpoint's speed, measured against a private local redis-server (started with the
+ * docker-compose flags) and real BullMQ. Prints numbers; asserts nothing. Runs in well under 2 minutes.
+ *
+ * Sections (issue targets in brackets, for this 2-core machine):
+ * 1. pause cost: store the paused turn and its ask, add the delayed timeout job (no surface).
+ * 2. answer-record latency, 1 and 50 concurrent clients [p50 < 1 ms, p99 < 5 ms at 50].
+ * 3. answer-to-resume-start latency: answer stored -> resume job picked up by a worker [p50 < 1.5 ms, p99 < 10 ms].
+ * 4. timeout lateness over 1,000 asks with 1-5 s timeouts [never early; p99 <= 250 ms].
+ * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB].
+ * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms].
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { readRedisFlags } from '../scripts/redis-flags.mjs';
+import { answerAsk } from '../src/agent/engine.js';
+import { decodeAskArguments } from '../src/ask/decode-ask-arguments.js';
+import type { NormalizedAsk, QuestionResolution } from '../src/ask/types.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
+import { JOB_NAMES } from '../src/jobs/payloads.js';
+import { startRuntime } from '../src/runtime.js';
+import { encodeMessageRef } from '../src/slack/message-ref.js';
+import { RedisTurnStore } from '../src/store/redis-turn-store.js';
+import {
+  ASK_RECORD_VERSION,
+  type AskDefinition,
+  TURN_RECORD_VERSION,
+  type TurnRecord,
+} from '../src/store/types.js';
+import { startFakeSlack } from '../test/support/fake-slack/index.js';
+import { startRedisServer } from '../test/support/redis-server.js';
+import { scriptedModel } from '../test/support/scripted-model.js';
+import { blockActionRequest, postToSlackApp } from '../test/support/slack-payloads.js';
+
+const ASK_ARGS = {
+  questions: [
+    {
+      header: 'Deploy',
+      question: 'What now?',
+      options: [{ label: 'Hotfix forward' }, { label: 'Roll back', recommended: true }],
+    },
+  ],
+};
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+function summary(label: string, samples: number[], unit = 'ms'): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const f = (n: number) => n.toFixed(3);
+  return `${label.padEnd(58)} n=${String(sorted.length).padStart(5)}  p50 ${f(percentile(sorted, 50))} ${unit}  p99 ${f(percentile(sorted, 99))} ${unit}  min ${f(sorted[0] ?? Number.NaN)}  max ${f(sorted.at(-1) ?? Number.NaN)}`;
+}
+
+function normalizedAsk(): NormalizedAsk {
+  const decoded = decodeAskArguments(ASK_ARGS);
+  if (!decoded.ok) throw new Error('bench ask must decode');
+  return decoded.ask;
+}
+
+/** A turn record with `historyBytes` of user/assistant history, as the engine writes it before pausing. */
+function turnRecord(turnId: string, historyBytes: number): TurnRecord {
+  const at = new Date().toISOString();
+  const messages: TurnRecord['messages'] = [];
+  let size = 0;
+  for (let n = 0; size < historyBytes; n++) {
+    const text = `message ${n}: ${'the payments-api deploy failed on canary, error rate 4%, rollback? '.repeat(4)}`;
+    messages.push(n % 2 === 0 ? { role: 'user', content: text } : { role: 'assistant', content: text });
+    size += text.length;
+  }
+  return {
+    version: TURN_RECORD_VERSION,
+    turnId,
+    rev: 1,
+    status: 'running',
+    conversation: { surface: 'slack', channel: 'C0OPS', threadTs: '1780000000.000100' },
+    requestedBy: 'U0ALICE',
+    messages,
+    pendingAskId: null,
+    stepCount: 0,
+    invalidAskCount: 0,
+    askCount: 0,
+    outbox: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function definition(turnId: string, askId: string, ask: NormalizedAsk, timeoutMs: number): AskDefinition {
+  return {
+    version: ASK_RECORD_VERSION,
+    askId,
+    turnId,
+    toolCallId: `call-${askId}`,
+    ordinal: 0,
+    questions: ask.questions,
+    conversation: { surface: 'slack', channel: 'C0OPS', threadTs: '1780000000.000100' },
+    requestedBy: 'U0ALICE',
+    answerers: { mode: 'anyone' },
+    timeoutMs,
+    policy: 'recommended-or-first',
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** Writes a paused turn with a shown ask (as the engine would) and returns its ids. */
+async function pausedTurn(store: RedisTurnStore, ask: NormalizedAsk, historyBytes = 500, timeoutMs = 60_000) {
+  const turnId = randomUUID();
+  const askId = randomUUID();
+  const turn = turnRecord(turnId, historyBytes);
+  await store.createTurn(turn);
+  const paused: TurnRecord = {
+    ...turn,
+    status: 'paused',
+    pendingAskId: askId,
+    messages: [
+      ...turn.messages,
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: `call-${askId}`, toolName: 'ask_question', input: ASK_ARGS },
+        ],
+      },
+    ],
+  };
+  const committed = await store.pauseTurn(paused, 1, definition(turnId, askId, ask, timeoutMs));
+  if (!committed.ok) throw new Error('pause failed');
+  return { turnId, askId, paused };
+}
+
+function answer(userId: string): QuestionResolution {
+  return {
+    status: 'answered',
+    selected: ['Roll back'],
+    other: null,
+    answeredBy: userId,
+    answeredAt: new Date().toISOString(),
+    source: 'button',
+    assumption: null,
+  };
+}
+
+const quiet = { log: { debug() {}, info() {}, warn() {}, error() {} } };
+
+async function benchPause(redisUrl: string, ask: NormalizedAsk): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const store = new RedisTurnStore(redis, { prefix: 'bench-pause' });
+  const queue = new Queue('bench-pause', { connection: redis, prefix: '{bench-pause}' });
+  const scheduler = new BullmqScheduler(queue);
+  const samples: number[] = [];
+  for (let n = 0; n < 500; n++) {
+    const turnId = randomUUID();
+    const askId = randomUUID();
+    const turn = turnRecord(turnId, 2000);
+    await store.createTurn(turn);
+    const paused: TurnRecord = { ...turn, status: 'paused', pendingAskId: askId };
+    const started = performance.now();
+    await store.pauseTurn(paused, 1, definition(turnId, askId, ask, 60_000));
+    await store.markAskShown(turnId, askId, Date.now(), encodeMessageRef({ channel: 'C0OPS', ts: '1.1' }));
+    await scheduler.timeout(turnId, askId, Date.now() + 60_000);
+    samples.push(performance.now() - started);
+  }
+  console.log(summary('1. pause: store turn+ask, mark shown, add timeout job', samples));
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await redis.quit();
+}
+
+async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<void> {
+  for (const concurrency of [1, 50]) {
+    const clients = Array.from(
+      { length: Math.min(concurrency, 8) },
+      () => new Redis(redisUrl, { maxRetriesPerRequest: null }),
+    );
+    const stores = clients.map((client) => new RedisTurnStore(client, { prefix: 'bench-answer' }));
+    const total = concurrency === 1 ? 1000 : 2000;
+    const ids: Array<{ turnId: string; askId: string }> = [];
+    for (let n = 0; n < total; n++) ids.push(await pausedTurn(stores[0] as RedisTurnStore, ask));
+    const samples: number[] = [];
+    let next = 0;
+    const runner = async (lane: number) => {
+      const store = stores[lane % stores.length] as RedisTurnStore;
+      for (;;) {
+        const id = ids[next++];
+        if (!id) return;
+        const started = performance.now();
+        const result = await store.answerQuestion(id.turnId, id.askId, 0, answer('U0BOB'));
+        samples.push(performance.now() - started);
+        if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, (_, lane) => runner(lane)));
+    console.log(summary(`2. answer-record (atomic answer-once), ${concurrency} concurrent`, samples));
+    for (const client of clients) await client.quit();
+  }
+}
+
+async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const store = new RedisTurnStore(redis, { prefix: 'bench-resume' });
+  const queue = new Queue('bench-resume', { connection: redis, prefix: '{bench-resume}' });
+  const scheduler = new BullmqScheduler(queue);
+  const started = new Map<string, number>();
+  const samples: number[] = [];
+  const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  let resolveDone: (() => void) | undefined;
+  const worker = new Worker(
+    'bench-resume',
+    async (job: Job) => {
+      if (job.name !== JOB_NAMES.resume) return;
+      const begin = started.get((job.data as { askId: string }).askId);
+      if (begin !== undefined) samples.push(performance.now() - begin);
+      resolveDone?.();
+    },
+    {
+      connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      prefix: '{bench-resume}',
+      concurrency: 8,
+    },
+  );
+  await worker.waitUntilReady();
+  const deps = { store, scheduler, now: () => Date.now(), ...quiet };
+  for (let n = 0; n < 300; n++) {
+    const { turnId, askId } = await pausedTurn(store, ask);
+    const done = new Promise<void>((resolve) => {
+      resolveDone = resolve;
+    });
+    started.set(askId, performance.now());
+    await answerAsk(deps, { turnId, askId, questionIndex: 0, resolution: answer('U0BOB') });
+    await done;
+  }
+  console.log(summary('3. answer-to-resume-start (answer stored -> worker starts resume)', samples));
+  await worker.close();
+  await workerConnection.quit();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await redis.quit();
+}
+
+async function benchTimeoutLateness(redisUrl: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('bench-timeout', { connection: redis, prefix: '{bench-timeout}' });
+  const scheduler = new BullmqScheduler(queue);
+  const lateness: number[] = [];
+  const total = 1000;
+  const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  let resolveAll: (() => void) | undefined;
+  const all = new Promise<void>((resolve) => {
+    resolveAll = resolve;
+  });
+  const worker = new Worker(
+    'bench-timeout',
+    async (job: Job) => {
+      const dueAt = (job.data as { dueAt: number }).dueAt;
+      lateness.push(Date.now() - dueAt);
+      if (lateness.length === total) resolveAll?.();
+    },
+    {
+      connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      prefix: '{bench-timeout}',
+      concurrency: 8,
+    },
+  );
+  await worker.waitUntilReady();
+  const base = Date.now();
+  // The real scheduler's delayed job, with the due time carried in the data for measuring.
+  const add = scheduler.timeout.bind(scheduler);
+  for (let n = 0; n < total; n++) {
+    const dueAt = base + 1000 + Math.floor(Math.random() * 4000);
+    const askId = randomUUID();
+    await add('bench-turn', askId, dueAt);
+    const job = await queue.getJob(`timeout-${askId}`);
+    await job?.updateData({ turnId: 'bench-turn', askId, dueAt });
+  }
+  await all;
+  const early = lateness.filter((ms) => ms < 0).length;
+  console.log(
+    `${summary('4. timeout lateness (fired - due), 1,000 asks, 1-5 s', lateness)}  early: ${early}`,
+  );
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await redis.quit();
+}
+
+async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const store = new RedisTurnStore(redis, { prefix: 'bench-bytes' });
+  const queue = new Queue('bench-bytes', { connection: redis, prefix: '{bench-bytes}' });
+  const scheduler = new BullmqScheduler(queue);
+  const { turnId, askId, paused } = await pausedTurn(store, ask, 20_000);
+  await store.markAskShown(
+    turnId,
+    askId,
+    Date.now(),
+    encodeMessageRef({ channel: 'C0OPS', ts: '1780000000.000200' }),
+  );
+  await scheduler.timeout(turnId, askId, Date.now() + 60_000);
+  const history = Buffer.byteLength(JSON.stringify(paused.messages));
+  const turnBytes = Number(await redis.memory('USAGE', store.keys.turn(turnId), 'SAMPLES', '0'));
+  const askBytes = Number(await redis.memory('USAGE', store.keys.ask(turnId, askId), 'SAMPLES', '0'));
+  const jobBytes = Number(
+    await redis.memory('USAGE', `{bench-bytes}:bench-bytes:timeout-${askId}`, 'SAMPLES', '0'),
+  );
+  const indexBytes = Buffer.byteLength(`${turnId}|${askId}`) + 16;
+  const total = turnBytes + askBytes + jobBytes + indexBytes;
+  const budget = 1.1 * history + 4096;
+  console.log(
+    `5. bytes per paused turn: history ${history} B (JSON); turn key ${turnBytes} + ask key ${askBytes} + timeout job ${jobBytes} + index ~${indexBytes} = ${total} B; budget 1.1 x history + 4 KB = ${Math.round(budget)} B (${((total / budget) * 100).toFixed(0)}% of it)`,
+  );
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await redis.quit();
+}
+
+async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
+  const fake = await startFakeSlack();
+  const secret = 'bench-signing-secret';
+  const id = randomUUID().slice(0, 8);
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_API_URL: fake.url,
+    REDIS_URL: redisUrl,
+    PORT: '0',
+    MODEL: 'anthropic:claude-sonnet-4-5',
+    ANTHROPIC_API_KEY: 'bench',
+    LOG_LEVEL: 'silent',
+    ROLE: 'web',
+  });
+  const runtime = await startRuntime(config, pino({ level: 'silent' }), {
+    model: scriptedModel(() => ({ text: 'done' })),
+    queueName: `bench-ack-${id}`,
+    queuePrefix: `{bench-ack-${id}}`,
+    storePrefix: `bench-ack-${id}`,
+  });
+  const address = runtime.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/slack/events`;
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const store = new RedisTurnStore(redis, { prefix: `bench-ack-${id}` });
+  const samples: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    const ids = await Promise.all(Array.from({ length: 50 }, () => pausedTurn(store, ask)));
+    for (const { turnId, askId } of ids) {
+      await store.markAskShown(
+        turnId,
+        askId,
+        Date.now(),
+        encodeMessageRef({ channel: 'C0OPS', ts: '1780000000.000200' }),
+      );
+    }
+    const requests = ids.map(({ turnId, askId }) =>
+      blockActionRequest(
+        {
+          user: 'U0BOB',
+          actions: [
+            {
+              type: 'button',
+              action_id: 'hp.option.0.0',
+              block_id: 'hp.bench.r0.0.act',
+              value: `v1|${turnId}|${askId}|0|0`,
+              text: { type: 'plain_text', text: 'Roll back' },
+              action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
+            },
+          ],
+          message: { ts: '1780000000.000200', thread_ts: '1780000000.000100' },
+          responseUrl: fake.responseUrl(),
+        },
+        { secret },
+      ),
+    );
+    await Promise.all(
+      requests.map(async (request) => {
+        const started = performance.now();
+        const response = await postToSlackApp(url, request);
+        samples.push(performance.now() - started);
+        if (response.status !== 200) throw new Error(`click answered ${response.status}`);
+      }),
+    );
+  }
+  console.log(summary('6. ack latency of signed button clicks, 50 concurrent', samples));
+  await runtime.stop();
+  await redis.quit();
+  await fake.close();
+}
+
+async function main(): Promise<void> {
+  const began = Date.now();
+  const flags = readRedisFlags();
+  const server = process.env.REDIS_URL ? null : await startRedisServer(flags);
+  const redisUrl = process.env.REDIS_URL ?? server?.url ?? '';
+  const probe = new Redis(redisUrl);
+  const info = await probe.info('server');
+  await probe.quit();
+  console.log(
+    `holdpoint bench: redis ${/redis_version:(\S+)/.exec(info)?.[1]} (${server ? `private, flags: ${flags.join(' ')}` : 'REDIS_URL'}), node ${process.version}`,
+  );
+  const ask = normalizedAsk();
+  try {
+    await benchPause(redisUrl, ask);
+    await benchAnswerRecord(redisUrl, ask);
+    await benchAnswerToResume(redisUrl, ask);
+    await benchTimeoutLateness(redisUrl);
+    await benchBytes(redisUrl, ask);
+    await benchAck(redisUrl, ask);
+  } finally {
+    await server?.stop();
+  }
+  console.log(`done in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+}
+
+await main();
