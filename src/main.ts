@@ -13,7 +13,8 @@ import { type RuntimeTuning, startRuntime } from './runtime.js';
 /**
  * Runs holdpoint until SIGTERM or SIGINT.
  * @param role overrides `ROLE` (the `holdpoint worker` command runs `worker`).
- * @returns the exit code: 0 after a clean stop, 1 when it could not start.
+ * @returns the exit code: 0 after a clean stop, 1 when it could not start or could not stop within
+ *   `SHUTDOWN_TIMEOUT` plus a 5 s grace (or got a second signal while stopping).
  */
 export async function serve(
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -48,10 +49,36 @@ export async function serve(
     { signal, boundMs: config.shutdown.timeoutMs },
     'stopping: no new work; letting running jobs finish',
   );
-  await runtime.stop();
+  // Running jobs get `SHUTDOWN_TIMEOUT`; closing connections gets a little more. Past that, or on a
+  // second signal, exit anyway: locks lapse and other workers take the jobs over.
+  const hardBoundMs = config.shutdown.timeoutMs + SHUTDOWN_GRACE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    runtime.stop().then(() => 'stopped' as const),
+    new Promise<'bound'>((resolve) => {
+      timer = setTimeout(() => resolve('bound'), hardBoundMs);
+    }),
+    new Promise<'signal'>((resolve) => {
+      process.once('SIGTERM', () => resolve('signal'));
+      process.once('SIGINT', () => resolve('signal'));
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome !== 'stopped') {
+    logger.error(
+      { reason: outcome, boundMs: hardBoundMs },
+      outcome === 'bound'
+        ? 'shutdown did not finish within the bound; exiting anyway'
+        : 'second signal during shutdown; exiting now',
+    );
+    return 1;
+  }
   logger.info('stopped');
   return 0;
 }
+
+/** Time allowed past `SHUTDOWN_TIMEOUT` for closing the server and Redis connections, in ms. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 /**
  * Test and benchmark knobs read from `HOLDPOINT_TEST_*` variables (undocumented for operators on

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { LanguageModel } from 'ai';
 import type { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { EngineConfig, EngineDeps } from './agent/engine.js';
 import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
 import { askToolDefinition } from './ask/ask-schema.js';
@@ -96,6 +97,25 @@ export async function assertRedisUsable(connections: RedisConnections, logger: L
 }
 
 /**
+ * Logs a Redis client's connection trouble without flooding: the first error of an outage at WARN (ioredis
+ * retries forever and emits one error per attempt), then one INFO line when the client is ready again.
+ * `createRedisConnections` only attaches listeners that ignore errors; the composition root adds these.
+ */
+export function logRedisConnection(client: Redis, name: string, logger: Logger): void {
+  let failing = false;
+  client.on('error', (error: Error) => {
+    if (failing) return;
+    failing = true;
+    logger.warn({ err: error, redisClient: name }, 'Redis connection error; reconnecting');
+  });
+  client.on('ready', () => {
+    if (!failing) return;
+    failing = false;
+    logger.info({ redisClient: name }, 'Redis connection restored');
+  });
+}
+
+/**
  * Builds and starts everything the configured role needs (composition root, shared by `main` and
  * the CLI): Redis connections, store, queue, the Slack app and HTTP server (web), the worker and the
  * sweeper (worker).
@@ -107,6 +127,8 @@ export async function startRuntime(
   tuning: RuntimeTuning = {},
 ): Promise<Runtime> {
   const connections = createRedisConnections(config.redis.url);
+  logRedisConnection(connections.bullmq, 'bullmq', logger);
+  logRedisConnection(connections.request, 'request', logger);
   const closers: Array<() => Promise<void>> = [() => connections.close()];
   const stopAll = async () => {
     for (const close of [...closers].reverse()) {
@@ -127,6 +149,7 @@ export async function startRuntime(
       name: tuning.queueName,
       prefix: tuning.queuePrefix,
     });
+    queue.on('error', (error) => logger.error({ err: error }, 'queue error'));
     closers.push(() => queue.close());
     const scheduler = new BullmqScheduler(queue);
     const metrics: Metrics = createMetrics({ countOpenAsks: () => workerStore.countOpenAsks() });
