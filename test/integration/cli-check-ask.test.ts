@@ -1,39 +1,16 @@
 /**
- * Runs `holdpoint check-ask -` as a real process (node + the tsx loader on src/cli.ts) on every fixture
+ * Runs `holdpoint check-ask -` as a real process (test/unit/cli/holdpoint-process.ts: `node dist/src/cli.js`
+ * when the build is fresh, else node + the tsx loader on src/cli.ts) on every fixture
  * case and checks it agrees with the decoder: exit 0 + the normalized ask as JSON, or exit 1 + the error
  * text naming path and limit. 33 processes, a few at a time.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadAskCases, summarizeAsk } from '../unit/ask/ask-cases.js';
+import { type ProcessRun, runHoldpoint as runProcess } from '../unit/cli/holdpoint-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runHoldpoint(args: string[], stdin: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-      cwd: root,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+/** `holdpoint <args>` with `stdin`: the built CLI when dist is fresh, else node + tsx on src/cli.ts. */
+function runHoldpoint(args: string[], stdin: string): Promise<ProcessRun> {
+  return runProcess(args, { stdin });
 }
 
 const STACK_TRACE = /\n\s+at .+\(|node:internal|Error: /;

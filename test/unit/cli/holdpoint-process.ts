@@ -2,7 +2,8 @@
  * Runs `holdpoint` as a real process for the CLI process tests: `node dist/src/cli.js` when the build is
  * there and not older than the sources (CI builds before testing; starting the built file is about
  * 3x faster than the tsx loader), else `node --import tsx src/cli.ts`. `HOLDPOINT_TEST_CLI=dist|tsx`
- * forces one.
+ * forces one; `HOLDPOINT_TEST_CLI=/abs/path/cli.js` runs another build (e.g. one compiled to a scratch
+ * directory, to test the built CLI without touching the shared dist/).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -37,6 +38,7 @@ function newestSourceMtime(dir: string): number {
 /** Which entry point the process tests use, decided once per test file. */
 export function cliEntry(): { mode: 'dist' | 'tsx'; args: string[] } {
   const forced = process.env.HOLDPOINT_TEST_CLI;
+  if (forced?.endsWith('.js')) return { mode: 'dist', args: [forced] };
   const dist = join(repoRoot, 'dist/src/cli.js');
   let useDist = forced === 'dist';
   if (forced === undefined || forced === '') {
