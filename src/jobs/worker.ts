@@ -1,6 +1,7 @@
-import { DelayedError, type Job, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { advanceTurn, type EngineDeps, failTurn, startTurn, timeoutAsk } from '../agent/engine.js';
+import { StateError } from '../errors.js';
 import { askJobSchema, JOB_NAMES, turnJobSchema } from './payloads.js';
 
 /** Worker settings. Defaults suit production; tests shorten the lock so crashes are noticed fast. */
@@ -32,42 +33,19 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
   const worker = new Worker(
     options.queueName,
     async (job: Job, token?: string) => {
-      switch (job.name) {
-        case JOB_NAMES.turn: {
-          const data = turnJobSchema.parse(job.data);
-          try {
-            const outcome = await startTurn(deps, data);
-            if (outcome.state === 'waiting') {
-              await job.moveToDelayed(Date.now() + threadWaitMs, token);
-              throw new DelayedError();
-            }
-            return outcome.state;
-          } catch (error) {
-            await failIfLastAttempt(deps, job, data.turnId, error);
-            throw error;
-          }
+      try {
+        return await processJob(deps, job, token, threadWaitMs);
+      } catch (error) {
+        // Unreadable stored state (unknown schema version, corrupt record) will not get better by
+        // retrying: fail the job once, with the reason, instead of retrying it with backoff.
+        if (error instanceof StateError) {
+          deps.log.error(
+            { jobId: job.id, code: error.code, err: error },
+            'stored state is unreadable; job not retried',
+          );
+          throw new UnrecoverableError(`${error.code}: ${error.message}`);
         }
-        case JOB_NAMES.resume: {
-          const data = askJobSchema.parse(job.data);
-          try {
-            return (await advanceTurn(deps, data.turnId)).state;
-          } catch (error) {
-            await failIfLastAttempt(deps, job, data.turnId, error);
-            throw error;
-          }
-        }
-        case JOB_NAMES.timeout: {
-          const data = askJobSchema.parse(job.data);
-          const outcome = await timeoutAsk(deps, data.turnId, data.askId);
-          if (outcome === 'not-due') {
-            const ask = await deps.store.getAsk(data.turnId, data.askId);
-            await job.moveToDelayed(ask?.deadline ?? Date.now() + 1000, token);
-            throw new DelayedError();
-          }
-          return outcome;
-        }
-        default:
-          throw new Error(`unknown job name ${job.name}`);
+        throw error;
       }
     },
     {
@@ -80,10 +58,56 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
     },
   );
   worker.on('failed', (job, error) => {
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) options.onFailed?.(job, error);
+    if (job && (error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1)))
+      options.onFailed?.(job, error);
   });
   worker.on('error', (error) => deps.log.error({ err: error }, 'worker error'));
   return worker;
+}
+
+async function processJob(
+  deps: EngineDeps,
+  job: Job,
+  token: string | undefined,
+  threadWaitMs: number,
+): Promise<string> {
+  switch (job.name) {
+    case JOB_NAMES.turn: {
+      const data = turnJobSchema.parse(job.data);
+      try {
+        const outcome = await startTurn(deps, data);
+        if (outcome.state === 'waiting') {
+          await job.moveToDelayed(Date.now() + threadWaitMs, token);
+          throw new DelayedError();
+        }
+        return outcome.state;
+      } catch (error) {
+        await failIfLastAttempt(deps, job, data.turnId, error);
+        throw error;
+      }
+    }
+    case JOB_NAMES.resume: {
+      const data = askJobSchema.parse(job.data);
+      try {
+        return (await advanceTurn(deps, data.turnId)).state;
+      } catch (error) {
+        await failIfLastAttempt(deps, job, data.turnId, error);
+        throw error;
+      }
+    }
+    case JOB_NAMES.timeout: {
+      const data = askJobSchema.parse(job.data);
+      const outcome = await timeoutAsk(deps, data.turnId, data.askId);
+      if (outcome === 'not-due') {
+        const ask = await deps.store.getAsk(data.turnId, data.askId);
+        await job.moveToDelayed(ask?.deadline ?? Date.now() + 1000, token);
+        throw new DelayedError();
+      }
+      return outcome;
+    }
+    default:
+      throw new Error(`unknown job name ${job.name}`);
+  }
 }
 
 async function failIfLastAttempt(deps: EngineDeps, job: Job, turnId: string, error: unknown): Promise<void> {

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { advanceTurn, answerAsk } from '../../src/agent/engine.js';
+import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
+import { StateError } from '../../src/errors.js';
+import { resumeJobId } from '../../src/jobs/job-ids.js';
+import { ASK_RECORD_VERSION, TURN_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
+import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
+
+/** A paused turn as the previous schema version (1) wrote it. */
+const V1 = JSON.parse(readFileSync(new URL('../fixtures/state/turn-v1.json', import.meta.url), 'utf8')) as {
+  turnId: string;
+  rev: number;
+  pendingAskId: string;
+  messages: TurnRecord['messages'];
+  conversation: TurnRecord['conversation'];
+  requestedBy: string;
+};
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+/** Writes the fixture's ask with the current store, then puts the turn document back exactly as version 1 stored it. */
+async function storeVersionOneTurn(h: Harness, turnJson: string): Promise<string> {
+  const askCall = V1.messages
+    .flatMap((message) =>
+      message.role === 'assistant' && Array.isArray(message.content) ? message.content : [],
+    )
+    .find((part) => part.type === 'tool-call' && part.toolName === 'ask_question');
+  if (askCall?.type !== 'tool-call') throw new Error('fixture has no ask_question call');
+  const decoded = decodeAskArguments(askCall.input);
+  if (!decoded.ok) throw new Error('fixture ask must decode');
+  const at = new Date().toISOString();
+  const current: TurnRecord = {
+    version: TURN_RECORD_VERSION,
+    turnId: V1.turnId,
+    rev: 1,
+    status: 'running',
+    conversation: V1.conversation,
+    requestedBy: V1.requestedBy,
+    messages: [],
+    pendingAskId: null,
+    stepCount: 0,
+    invalidAskCount: 0,
+    askCount: 0,
+    outbox: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+  await h.store.createTurn(current);
+  const paused = await h.store.pauseTurn({ ...current, status: 'paused', pendingAskId: V1.pendingAskId }, 1, {
+    version: ASK_RECORD_VERSION,
+    askId: V1.pendingAskId,
+    turnId: V1.turnId,
+    toolCallId: askCall.toolCallId,
+    ordinal: 0,
+    questions: decoded.ask.questions,
+    conversation: V1.conversation,
+    requestedBy: V1.requestedBy,
+    answerers: { mode: 'anyone' },
+    timeoutMs: 60_000,
+    policy: 'recommended-or-first',
+    createdAt: at,
+  });
+  if (!paused.ok) throw new Error('pause failed');
+  await h.store.markAskShown(V1.turnId, V1.pendingAskId, Date.now(), 'msg-v1');
+  const key = h.store.keys.turn(V1.turnId);
+  await h.redis.hset(key, 'data', turnJson, 'rev', String(V1.rev));
+  return V1.pendingAskId;
+}
+
+describe('paused turns written by an earlier schema version', () => {
+  it('a version-1 paused turn resumes on a click, with every tool call paired', async () => {
+    const model = scriptedModel((prompt) => ({ text: `FINAL\n${lastToolResults(prompt).at(-1)?.text}` }));
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const fixture = readFileSync(new URL('../fixtures/state/turn-v1.json', import.meta.url), 'utf8');
+    const askId = await storeVersionOneTurn(harness, fixture);
+    const loaded = await harness.store.getTurn(V1.turnId);
+    expect(loaded?.status).toBe('paused');
+    expect(loaded?.version).toBe(TURN_RECORD_VERSION);
+
+    const result = await answerAsk(harness.deps, {
+      turnId: V1.turnId,
+      askId,
+      questionIndex: 0,
+      resolution: {
+        status: 'answered',
+        selected: ['v2.40.0'],
+        other: null,
+        answeredBy: 'U0BOB',
+        answeredAt: new Date().toISOString(),
+        source: 'button',
+        assumption: null,
+      },
+    });
+    expect(result.status).toBe('completed');
+    const h = harness;
+    const reply = await waitFor(async () => {
+      const post = (await h.surface.events()).find((event) => event.type === 'postMessage');
+      return post?.type === 'postMessage' ? post : undefined;
+    });
+    expect(replyAnswers(reply.text)[0]).toMatchObject({
+      status: 'answered',
+      selected: ['v2.40.0'],
+      answeredBy: 'U0BOB',
+    });
+    expect(model.prompts).toHaveLength(1);
+    expect(promptPairingProblems(model.prompts[0] ?? [])).toEqual([]);
+    // The thinking block's signature survived the upgrade and reached the provider request.
+    expect(JSON.stringify(model.prompts[0])).toContain(
+      'EqQBCkgIARABGAIiQL8nTq3yC4Ff3n1vZ0mJ0Q9y7aWk2s0dYV0f1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0u1v2w3x4y5z6',
+    );
+  });
+
+  it('an unknown version is refused with a clear error, and its job is failed once instead of retried', async () => {
+    const model = scriptedModel(() => ({ text: 'must not be called' }));
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const future = JSON.stringify({
+      ...JSON.parse(readFileSync(new URL('../fixtures/state/turn-v1.json', import.meta.url), 'utf8')),
+      version: 99,
+    });
+    const askId = await storeVersionOneTurn(harness, future);
+
+    const refused = await advanceTurn(harness.deps, V1.turnId).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(StateError);
+    expect((refused as StateError).code).toBe('state_unknown_version');
+    expect((refused as StateError).message).toMatch(/99/);
+
+    await harness.deps.scheduler.resume(V1.turnId, askId);
+    const h = harness;
+    const job = await waitFor(async () => {
+      const found = await h.queue.getJob(resumeJobId(askId));
+      return found && (await found.isFailed()) ? found : undefined;
+    });
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toMatch(/state_unknown_version/);
+    expect(model.prompts).toHaveLength(0);
+  });
+});
