@@ -96,6 +96,22 @@ export async function assertRedisUsable(connections: RedisConnections, logger: L
   }
 }
 
+/** How long the worker may take to close after its jobs were aborted at the shutdown bound, in ms. */
+const ABORTED_JOBS_GRACE_MS = 1000;
+
+/** Resolves with `promise`'s value, or with `'timeout'` after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([promise, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Logs a Redis client's connection trouble without flooding: the first error of an outage at WARN (ioredis
  * retries forever and emits one error per attempt), then one INFO line when the client is ready again.
@@ -127,6 +143,8 @@ export async function startRuntime(
   tuning: RuntimeTuning = {},
 ): Promise<Runtime> {
   const connections = createRedisConnections(config.redis.url);
+  /** Aborted when running jobs outlive the shutdown bound. */
+  const shutdown = new AbortController();
   logRedisConnection(connections.bullmq, 'bullmq', logger);
   logRedisConnection(connections.request, 'request', logger);
   const closers: Array<() => Promise<void>> = [() => connections.close()];
@@ -185,8 +203,10 @@ export async function startRuntime(
       log: logger,
       now: () => Date.now(),
       newId: () => randomUUID(),
+      abortSignal: shutdown.signal,
       observe: (event) => {
         if (event.type === 'turn-ended') metrics.turnDuration.observe(event.durationMs / 1000);
+        else if (event.type === 'model-error') metrics.modelErrors.inc();
         else {
           const counter = {
             answered: metrics.asksAnswered,
@@ -216,18 +236,19 @@ export async function startRuntime(
       });
       const running = worker;
       closers.push(async () => {
-        // Let running jobs finish within the bound; after it, force-close: their locks lapse and
-        // another worker takes them over (every step is idempotent).
-        const closed = running.close();
-        const bound = new Promise<'timeout'>((resolve) =>
-          setTimeout(() => resolve('timeout'), config.shutdown.timeoutMs).unref(),
+        // Let running jobs finish within the bound. After it, abort them (the model call stops, the job
+        // fails this attempt and is retried after its backoff by any worker); if the worker still does not
+        // close, stop waiting: its job locks lapse and other workers take the jobs over. Every step is
+        // idempotent. (`close(true)` after `close()` would return the same pending promise.)
+        const closed = running.close().then(() => 'closed' as const);
+        if ((await within(closed, config.shutdown.timeoutMs)) === 'closed') return;
+        logger.warn(
+          { timeoutMs: config.shutdown.timeoutMs },
+          'jobs still running at the shutdown bound; aborting them and leaving them to other workers',
         );
-        if ((await Promise.race([closed, bound])) === 'timeout') {
-          logger.warn(
-            { timeoutMs: config.shutdown.timeoutMs },
-            'jobs still running at the shutdown bound; leaving them to other workers',
-          );
-          await running.close(true);
+        shutdown.abort(new Error('holdpoint is shutting down'));
+        if ((await within(closed, ABORTED_JOBS_GRACE_MS)) !== 'closed') {
+          logger.warn('the worker did not close after aborting its jobs; their locks will lapse');
         }
       });
       sweeper = startSweeper(deps, { intervalMs: tuning.sweepIntervalMs });
