@@ -85,6 +85,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   redis.on('error', () => {});
   const queue = new Queue(`e2e-${id}`, { connection: redis, prefix: `{e2e-${id}}` });
+  queue.on('error', () => {});
   return {
     runtime,
     fake,
