@@ -51,7 +51,8 @@ export type Checkpoint =
 /** Something worth counting happened (metrics). */
 export type EngineEvent =
   | { type: 'ask-resolved'; how: 'answered' | 'assumed' | 'canceled'; waitedMs: number | null }
-  | { type: 'turn-ended'; status: 'completed' | 'failed'; durationMs: number };
+  | { type: 'turn-ended'; status: 'completed' | 'failed'; durationMs: number }
+  | { type: 'model-error'; turnId: string };
 
 /** What the engine needs. Built once per process by the composition root. */
 export interface EngineDeps {
@@ -173,14 +174,20 @@ async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<void> {
     await endTurn(deps, turn, turn.messages, 'failed', stepLimitText(deps.config.stepLimit));
     return;
   }
-  const step = await runModelStep({
-    model: deps.model,
-    system: deps.config.systemPrompt,
-    messages: turn.messages,
-    tools: deps.tools,
-    askTool: deps.askTool,
-    abortSignal: deps.abortSignal,
-  });
+  let step: Awaited<ReturnType<typeof runModelStep>>;
+  try {
+    step = await runModelStep({
+      model: deps.model,
+      system: deps.config.systemPrompt,
+      messages: turn.messages,
+      tools: deps.tools,
+      askTool: deps.askTool,
+      abortSignal: deps.abortSignal,
+    });
+  } catch (error) {
+    deps.observe?.({ type: 'model-error', turnId: turn.turnId });
+    throw error;
+  }
   deps.onCheckpoint?.('after-model-step', { turnId: turn.turnId });
   const plan = planStep(step.responseMessages, deps.askTool.name, step.text);
   const invalidAskCount = turn.invalidAskCount + (plan.kind === 'final' ? 0 : plan.invalidAsks);
