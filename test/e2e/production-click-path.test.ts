@@ -49,7 +49,7 @@ beforeAll(async () => {
       ),
     ),
   );
-  models.forEach((model, index) => apps.set(model, started[index] as ProductionApp));
+  for (const [index, model] of models.entries()) apps.set(model, started[index] as ProductionApp);
 });
 
 afterAll(async () => {

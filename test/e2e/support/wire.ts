@@ -42,7 +42,7 @@ export function trailingToolResults(provider: ReplayProvider, body: unknown): Wi
   if (!isRecord(body)) return [];
   if (provider === 'anthropic') {
     const last = records(body.messages).at(-1);
-    if (!last || last.role !== 'user') return [];
+    if (last?.role !== 'user') return [];
     return records(last.content)
       .filter((block) => block.type === 'tool_result')
       .map((block) => ({
