@@ -199,7 +199,7 @@ export async function startRuntime(
       model: tuning.model ?? createLanguageModel(config.model),
       tools: createToolRegistry(tuning.tools ?? []),
       askTool: askToolDefinition,
-      config: engineConfig(config),
+      config: { ...engineConfig(config), turnLeaseMs: tuning.lockDuration ?? 30_000 },
       log: logger,
       now: () => Date.now(),
       newId: () => randomUUID(),

@@ -38,6 +38,11 @@ export interface EngineConfig {
   showAttempts: number;
   /** Pause between those tries, in ms (default 500, doubled each time). */
   showRetryDelayMs: number;
+  /**
+   * How long a turn's lease lives without renewal, in ms (default 30 000; renewed every third of it while
+   * the turn is advanced). After a crash, another process can take the turn over once it lapses.
+   */
+  turnLeaseMs?: number;
 }
 
 /** Named points in the engine where crash tests kill the process. No effect in production. */
@@ -78,18 +83,44 @@ export interface EngineDeps {
 export type AdvanceOutcome =
   | { state: 'paused'; askId: string }
   | { state: 'completed' | 'failed' }
-  | { state: 'missing' };
+  | { state: 'missing' }
+  /** Another process holds the turn's lease and is advancing it; try again shortly. */
+  | { state: 'busy' };
 
 const MAX_LOOPS = 500;
 
 /**
  * Drives a stored turn forward from whatever state it is in, until it waits on an ask or ends.
+ * Only the holder of the turn's lease advances it (so the `turn` job finishing its pause and a `resume`
+ * job for a quick click never both call the model); others get `busy` and try again shortly.
  * Idempotent and safe to re-run after a crash at any point: every change is a compare-and-set on the
  * turn's `rev`, asks are shown and replies posted idempotently by id, and a lost race just reloads.
  * Called by the `turn` and `resume` jobs.
  * @throws the model provider's error when a model step fails (the job retries with backoff).
  */
 export async function advanceTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
+  const token = deps.newId();
+  const ttl = deps.config.turnLeaseMs ?? 30_000;
+  if (!(await deps.store.acquireTurnLease(turnId, token, ttl))) return { state: 'busy' };
+  const renewal = setInterval(
+    () => {
+      deps.store.renewTurnLease(turnId, token, ttl).catch((error: unknown) => {
+        deps.log.warn({ turnId, err: error }, 'could not renew the turn lease');
+      });
+    },
+    Math.max(100, Math.floor(ttl / 3)),
+  );
+  renewal.unref();
+  try {
+    return await advanceHeldTurn(deps, turnId);
+  } finally {
+    clearInterval(renewal);
+    await deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
+  }
+}
+
+/** {@link advanceTurn} once the lease is held. */
+async function advanceHeldTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
   for (let loop = 0; loop < MAX_LOOPS; loop++) {
     const turn = await deps.store.getTurn(turnId);
     if (!turn) return { state: 'missing' };

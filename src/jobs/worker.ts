@@ -4,6 +4,9 @@ import { advanceTurn, type EngineDeps, failTurn, startTurn, timeoutAsk } from '.
 import { StateError } from '../errors.js';
 import { askJobSchema, JOB_NAMES, turnJobSchema } from './payloads.js';
 
+/** How long a job waits before trying again when another process holds the turn's lease, in ms. */
+const BUSY_RETRY_MS = 200;
+
 /** Worker settings. Defaults suit production; tests shorten the lock so crashes are noticed fast. */
 export interface HoldpointWorkerOptions {
   queueName: string;
@@ -76,6 +79,10 @@ async function processJob(
       const data = turnJobSchema.parse(job.data);
       try {
         const outcome = await startTurn(deps, data);
+        if (outcome.state === 'busy') {
+          await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
+          throw new DelayedError();
+        }
         if (outcome.state === 'waiting') {
           await job.moveToDelayed(Date.now() + threadWaitMs, token);
           throw new DelayedError();
@@ -89,7 +96,12 @@ async function processJob(
     case JOB_NAMES.resume: {
       const data = askJobSchema.parse(job.data);
       try {
-        return (await advanceTurn(deps, data.turnId)).state;
+        const outcome = await advanceTurn(deps, data.turnId);
+        if (outcome.state === 'busy') {
+          await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
+          throw new DelayedError();
+        }
+        return outcome.state;
       } catch (error) {
         await failIfLastAttempt(deps, job, data.turnId, error);
         throw error;

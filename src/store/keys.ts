@@ -70,6 +70,11 @@ export class StoreKeys {
     return `${this.prefix}:{th:${threadKey}}:holder`;
   }
 
+  /** The lease of the one process advancing a turn: `<p>:{t:<turnId>}:lease` (string token, with a TTL). */
+  turnLease(turnId: string): string {
+    return `${this.prefix}:{t:${turnId}}:lease`;
+  }
+
   /** Slack post mark for an idempotency key (e.g. `reply-<turnId>`): `<p>:slack:post:<postKey>`. */
   slackPost(postKey: string): string {
     return `${this.prefix}:slack:post:${postKey}`;

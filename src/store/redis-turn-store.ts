@@ -276,6 +276,24 @@ export class RedisTurnStore implements TurnStore {
     return refsOf(members);
   }
 
+  async acquireTurnLease(turnId: string, token: string, ttlMs: number): Promise<boolean> {
+    const key = this.keys.turnLease(turnId);
+    const reply = await this.#call('acquireTurnLease', key, () =>
+      this.#redis.set(key, token, 'PX', ttlMs, 'NX'),
+    );
+    return reply === 'OK';
+  }
+
+  async renewTurnLease(turnId: string, token: string, ttlMs: number): Promise<boolean> {
+    const key = this.keys.turnLease(turnId);
+    return (await this.#call('renewTurnLease', key, () => this.#scripts.renewLease(key, token, ttlMs))) === 1;
+  }
+
+  async releaseTurnLease(turnId: string, token: string): Promise<void> {
+    const key = this.keys.turnLease(turnId);
+    await this.#call('releaseTurnLease', key, () => this.#scripts.releaseLease(key, token));
+  }
+
   /** Number of asks in the open index (for the `asks_open` gauge); may count a few stale members until the sweep removes them. */
   async countOpenAsks(): Promise<number> {
     const key = this.keys.openAsks();

@@ -97,4 +97,13 @@ export interface TurnStore {
   releaseThread(threadKey: string, turnId: string): Promise<string | null>;
   /** The turn id holding the thread, or null. */
   threadHolder(threadKey: string): Promise<string | null>;
+  /**
+   * Takes the turn's lease (`SET NX PX`): only its holder advances the turn, so two jobs for one turn never
+   * run model steps side by side. Returns false when someone else holds it.
+   */
+  acquireTurnLease(turnId: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Extends the lease if `token` still holds it; false when it was lost. */
+  renewTurnLease(turnId: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `token` still holds it. */
+  releaseTurnLease(turnId: string, token: string): Promise<void>;
 }

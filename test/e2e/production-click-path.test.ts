@@ -206,14 +206,12 @@ describe('production: the model gets its mistakes back and the turn goes on', ()
     expect(thread.replies()).toHaveLength(1);
   });
 
-  // BUG (src/agent/engine.ts): nothing keeps two jobs from advancing the same turn at once. The `turn`
-  // job that posted an ask keeps looping after the post (removing the "working" reaction, scheduling the
-  // timeout); a click in that window resolves the ask and adds the `resume` job, and when the turn job
-  // loops again it finds the ask resolved and runs the continuation too. Both call the model for the
-  // same step (the loser's result is dropped by the rev check, but the provider is paid twice and a
-  // registered tool with side effects would run twice). Here the "working" reaction removal is held up
-  // by a 429 so that the click lands in that window deterministically.
-  it.fails('a click while the posting job is still finishing leads to exactly one continuation request', async () => {
+  // Regression (found here): the `turn` job that posted an ask keeps looping after the post (removing the
+  // "working" reaction, scheduling the timeout); a click in that window resolves the ask and adds the
+  // `resume` job. Before the turn lease, both jobs ran the continuation and the provider was called twice.
+  // Now only the lease holder advances the turn; the other job waits and then finds nothing to do. The
+  // "working" reaction removal is held up by a 429 so that the click lands in that window every time.
+  it('a click while the posting job is still finishing leads to exactly one continuation request', async () => {
     const provider = REPLAY_PROVIDER.anthropic;
     replay.enqueue(provider, 'a-text-and-ask_question', { fixture: 'd-final-text', delayMs: 3000 });
     replay.onRequest = () => ({ text: 'A second, duplicate continuation.' });

@@ -53,6 +53,7 @@ export const TEST_ENGINE_CONFIG: EngineConfig = {
   answerers: { mode: 'anyone' },
   showAttempts: 3,
   showRetryDelayMs: 10,
+  turnLeaseMs: 2000,
 };
 
 /** Builds the engine over a real Redis + BullMQ, for integration tests and worker child processes. */
@@ -72,7 +73,7 @@ export function createHarness(options: HarnessOptions): Harness {
     model: options.model,
     tools: createToolRegistry(options.tools ?? []),
     askTool: askToolDefinition,
-    config: { ...TEST_ENGINE_CONFIG, ...options.config },
+    config: { ...TEST_ENGINE_CONFIG, turnLeaseMs: options.lockDuration ?? 2000, ...options.config },
     log: silentLogger,
     now: () => Date.now(),
     newId: () => randomUUID(),

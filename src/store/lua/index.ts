@@ -14,6 +14,8 @@ export const SCRIPT_FILES = {
   pauseTurn: 'pauseTurn-2.lua',
   admitToThread: 'admitToThread-2.lua',
   releaseThread: 'releaseThread-2.lua',
+  renewLease: 'renewLease-1.lua',
+  releaseLease: 'releaseLease-1.lua',
 } as const;
 
 /** Name of one store script. */
