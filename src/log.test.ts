@@ -154,3 +154,24 @@ describe('errors', () => {
     expect(second).toMatchObject({ msg: 'bad', err: { type: 'TypeError', message: 'bad' } });
   });
 });
+
+describe('provider errors in logs', () => {
+  it('omit the request body (people’s messages) and cut long strings', () => {
+    let out = '';
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        out += chunk.toString();
+        done();
+      },
+    });
+    const logger = createLogger({ level: 'info' }, sink);
+    const error = Object.assign(new Error('provider said 500'), {
+      requestBodyValues: { messages: [{ role: 'user', content: 'private conversation' }] },
+      responseBody: 'x'.repeat(5000),
+    });
+    logger.error({ err: error }, 'turn job failed');
+    expect(out).toContain('provider said 500');
+    expect(out).not.toContain('private conversation');
+    expect(out.length).toBeLessThan(4000);
+  });
+});

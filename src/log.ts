@@ -54,13 +54,26 @@ export function scrubSecrets(text: string): string {
 const MAX_DEPTH = 8;
 
 /**
+ * Fields of provider errors (AI SDK `APICallError`) that hold whole requests: the conversation (people's
+ * messages) and the tool definitions. Logged as `[omitted]`: too big for a log line, and not ours to copy.
+ */
+const BULKY_KEY = /^(requestBodyValues|responseHeaders|aggregateErrors)$/;
+/** Longer strings are cut in logs (characters). */
+const MAX_STRING = 2000;
+
+/**
  * A copy of `value` that is safe to log: values under secret keys (see {@link SECRET_KEY}) become
  * {@link REDACTED}, strings are passed through {@link scrubSecrets}, errors become pino's serialized form
  * (type, message, stack, own fields) and are censored the same way. Cycles become `[Circular]`, and
  * anything deeper than 8 levels `[Too deep]`. Objects with `toJSON` (Date, URL) are censored as their JSON form.
  */
 export function censorSecrets(value: unknown, depth = 0, seen: WeakSet<object> = new WeakSet()): unknown {
-  if (typeof value === 'string') return scrubSecrets(value);
+  if (typeof value === 'string') {
+    const scrubbed = scrubSecrets(value);
+    return scrubbed.length > MAX_STRING
+      ? `${scrubbed.slice(0, MAX_STRING)}… [${scrubbed.length} characters]`
+      : scrubbed;
+  }
   if (typeof value !== 'object' || value === null) return value;
   if (seen.has(value)) return '[Circular]';
   if (depth >= MAX_DEPTH) return '[Too deep]';
@@ -73,6 +86,10 @@ export function censorSecrets(value: unknown, depth = 0, seen: WeakSet<object> =
     if (Array.isArray(value)) return value.map((item) => censorSecrets(item, depth + 1, seen));
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
+      if (BULKY_KEY.test(key) && item !== undefined && item !== null) {
+        out[key] = '[omitted]';
+        continue;
+      }
       out[key] =
         SECRET_KEY.test(key) && item !== undefined && item !== null
           ? REDACTED

@@ -1,0 +1,141 @@
+/**
+ * `npm run demo`: holdpoint end to end on this machine, with no Slack workspace and no model key.
+ *
+ * Starts a private redis-server (with the docker-compose flags; or uses REDIS_URL), a local fake Slack Web API,
+ * a local replay of recorded Anthropic responses, and the real holdpoint runtime (HTTP mode, real Bolt receiver,
+ * real BullMQ worker, the real @ai-sdk/anthropic client). Then it plays a person: mentions the bot in a thread,
+ * prints the ask the bot posts, clicks an option with a correctly signed request, and prints the bot's reply.
+ * Add `--keep` to leave everything running and print the URLs and a curl line to try by hand.
+ */
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { loadConfig } from '../src/config/load-config.js';
+import { startRuntime } from '../src/runtime.js';
+import { startFakeSlack } from '../test/support/fake-slack/index.js';
+import { startModelReplay } from '../test/support/model-replay/model-replay.js';
+import { startRedisServer } from '../test/support/redis-server.js';
+import {
+  blockActionRequest,
+  buttonActionFromBlocks,
+  eventRequest,
+  postToSlackApp,
+} from '../test/support/slack-payloads.js';
+import { readRedisFlags } from './redis-flags.mjs';
+
+const SECRET = 'demo-signing-secret';
+const keep = process.argv.includes('--keep');
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** A plain-text view of Block Kit blocks, enough to read an ask in a terminal. */
+function blocksAsText(blocks: unknown): string {
+  const lines: string[] = [];
+  for (const block of Array.isArray(blocks) ? (blocks as Array<Record<string, unknown>>) : []) {
+    const text = (block.text as { text?: string } | undefined)?.text;
+    if (block.type === 'header' && text) lines.push(`  ## ${text}`);
+    else if (block.type === 'section' && text) lines.push(...text.split('\n').map((line) => `  ${line}`));
+    else if (block.type === 'context') {
+      const elements = (block.elements as Array<{ text?: string }> | undefined) ?? [];
+      lines.push(`  (${elements.map((element) => element.text ?? '').join(' ')})`);
+    } else if (block.type === 'actions') {
+      const elements = (block.elements as Array<{ text?: { text?: string } }> | undefined) ?? [];
+      lines.push(`  ${elements.map((element) => `[ ${element.text?.text ?? '?'} ]`).join(' ')}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+const redis = process.env.REDIS_URL ? null : await startRedisServer(readRedisFlags());
+const redisUrl = process.env.REDIS_URL ?? redis?.url ?? '';
+const fake = await startFakeSlack();
+const replay = await startModelReplay();
+// Step 1: text + ask_question ("Hotfix forward" / "Roll back", recorded Anthropic format); step 2: the final reply.
+replay.enqueue('anthropic', 'a-text-and-ask_question', 'd-final-text');
+
+const config = loadConfig({
+  SLACK_BOT_TOKEN: fake.botToken,
+  SLACK_SIGNING_SECRET: SECRET,
+  SLACK_API_URL: fake.url,
+  REDIS_URL: redisUrl,
+  PORT: '0',
+  MODEL: 'anthropic:claude-sonnet-4-5',
+  ANTHROPIC_API_KEY: 'demo-key',
+  ANTHROPIC_BASE_URL: replay.anthropicBaseUrl,
+  LOG_LEVEL: 'warn',
+});
+const runtime = await startRuntime(config, pino({ level: 'warn' }), { storePrefix: `demo-${Date.now()}` });
+const port = (runtime.server.address() as AddressInfo).port;
+const events = `http://127.0.0.1:${port}/slack/events`;
+say(
+  `holdpoint is running on http://127.0.0.1:${port} (Redis ${redisUrl}, fake Slack ${fake.url}, model replay ${replay.anthropicBaseUrl})`,
+);
+
+const threadTs = '1780000000.000100';
+fake.seedMessage({
+  channel: 'C0OPS',
+  user: 'U0ALICE',
+  text: 'payments-api deploy failed on canary',
+  ts: threadTs,
+});
+fake.seedMessage({
+  channel: 'C0OPS',
+  user: 'U0ALICE',
+  text: '<@U0BOT> what should we do?',
+  ts: '1780000000.000200',
+  threadTs,
+});
+say('\nalice in #ops: @holdpoint what should we do?');
+const mention = eventRequest(
+  {
+    text: '<@U0BOT> what should we do?',
+    ts: '1780000000.000200',
+    thread_ts: threadTs,
+    user: 'U0ALICE',
+    channel: 'C0OPS',
+  },
+  { eventId: `EvDemo${Date.now()}`, secret: SECRET },
+);
+say(`  -> signed app_mention: HTTP ${(await postToSlackApp(events, mention)).status}`);
+
+const ask = await fake.waitForCall('chat.postMessage', (call) => Array.isArray(call.args.blocks), 20_000);
+say('\nholdpoint posts in the thread:');
+say(blocksAsText(ask.args.blocks));
+
+const blocks = ask.args.blocks as unknown[];
+// The recorded final reply (d-final-text) is the agent going with the hotfix, so bob picks that option.
+const hotfix =
+  (blocks as Array<{ elements?: Array<{ action_id?: string; text?: { text?: string } }> }>)
+    .flatMap((block) => block.elements ?? [])
+    .find((element) => element.text?.text?.includes('Hotfix forward'))?.action_id ?? 'hp.option.0.1';
+say(`\nbob clicks "Hotfix forward" (${hotfix})`);
+const click = blockActionRequest(
+  {
+    user: 'U0BOB',
+    actions: [buttonActionFromBlocks(blocks, hotfix)],
+    message: { ts: ask.response.ts, thread_ts: threadTs, blocks },
+    container: { thread_ts: threadTs },
+    responseUrl: fake.responseUrl(),
+  },
+  { secret: SECRET },
+);
+say(`  -> signed block_actions: HTTP ${(await postToSlackApp(events, click)).status}`);
+
+const update = await fake.waitForCall('chat.update', undefined, 10_000);
+say('\nthe ask message now reads:');
+say(blocksAsText(update.args.blocks));
+const reply = await fake.waitForCall('chat.postMessage', (call) => !Array.isArray(call.args.blocks), 20_000);
+say(`\nholdpoint replies in the thread:\n  ${String(reply.args.text).replaceAll('\n', '\n  ')}`);
+say(`\n${replay.requests.length} model requests, ${fake.calls.length} Slack API calls.`);
+
+if (keep) {
+  say(
+    `\nStill running (Ctrl-C to stop). Health: curl http://127.0.0.1:${port}/readyz ; metrics: curl http://127.0.0.1:${port}/metrics`,
+  );
+  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+}
+await runtime.stop();
+await replay.close();
+await fake.close();
+await redis?.stop();
