@@ -126,4 +126,64 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
       expect((await h.store.getAsk(ref.turnId, ref.askId))?.status).toBe('resolved');
     });
   }
+
+  it('C07: the click is acked before the slow resume runs, and only after the answer is stored', async () => {
+    let resumeStarted = 0;
+    const model = scriptedModel(async (prompt) => {
+      if (lastToolResults(prompt).length === 0)
+        return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
+      resumeStarted = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      return { text: 'FINAL done' };
+    });
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
+    const h = harness;
+    const ask = await mentionAndWaitForAsk(h, { eventId: 'EvAck1' });
+    const ref = askRefOf(ask);
+    const started = Date.now();
+    const response = await h.send(clickRequest(h, ask, 'U0BOB', 'hp.option.0.0'));
+    const ackedAt = Date.now();
+    expect(response.status).toBe(200);
+    expect(ackedAt - started).toBeLessThan(1000);
+    // Stored before the ack: the answer is in Redis as soon as the HTTP response is back.
+    const stored = await h.store.getAsk(ref.turnId, ref.askId);
+    expect(stored?.status).toBe('resolved');
+    expect(stored?.resolutions[0]).toMatchObject({ selected: ['Hotfix forward'], answeredBy: 'U0BOB' });
+    await waitFor(async () => finalReplies(h).length === 1, 15_000, 'the final reply');
+    expect(resumeStarted).toBeGreaterThan(0);
+    expect(finalReplies(h)[0]?.time ?? 0).toBeGreaterThanOrEqual(ackedAt + 2000);
+    expect(model.doGenerateCalls).toHaveLength(2);
+  });
+
+  /**
+   * A click that lands right after the ask is posted, while the turn job that posted it is still
+   * finishing, resolves the ask; the turn job then loops, finds the ask resolved and resumes the turn
+   * itself while the resume job does the same.
+   */
+  async function raceTurnJob(h: SlackHarness) {
+    const ask = await mentionAndWaitForAsk(h, { eventId: 'EvRaceTurnJob', settle: false });
+    expect((await h.send(clickRequest(h, ask, 'U0BOB', 'hp.option.0.0'))).status).toBe(200);
+    await waitFor(async () => finalReplies(h).length >= 1, 15_000, 'the final reply');
+    await settle(2500);
+  }
+
+  /** A model whose second step (the continuation) takes `ms`, as real models do. */
+  function slowContinuation(ms: number) {
+    return scriptedModel(async (prompt) => {
+      if (lastToolResults(prompt).length === 0)
+        return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { text: 'FINAL done' };
+    });
+  }
+
+  it('a click racing the turn job that posted the ask: one update, one final reply, the model called twice', async () => {
+    const model = slowContinuation(1500);
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
+    await raceTurnJob(harness);
+    expect(finalReplies(harness)).toHaveLength(1);
+    expect(harness.fake.callsTo('chat.update')).toHaveLength(1);
+    expect(askResultsSeen(model.prompts)[0]?.[0]).toMatchObject({ selected: ['Hotfix forward'] });
+    expect(model.doGenerateCalls).toHaveLength(2);
+  });
 });

@@ -128,6 +128,12 @@ export interface MentionOptions {
   text?: string;
   /** How long to wait for the ask, in ms. @defaultValue 15 000 */
   timeoutMs?: number;
+  /**
+   * Also wait until the turn job has finished with the ask (its working reaction removed), as a person's
+   * click would. `false` returns as soon as the ask is posted (to race the turn job on purpose).
+   * @defaultValue true
+   */
+  settle?: boolean;
 }
 
 /**
@@ -157,6 +163,15 @@ export async function mentionAndWaitForAsk(h: SlackHarness, options: MentionOpti
       Array.isArray(call.args.blocks) && call.args.thread_ts === threadTs && call.response.ok === true,
     options.timeoutMs ?? 15_000,
   );
+  if (options.settle !== false) {
+    // The turn job ends its work after the post: it marks the ask shown, schedules the timeout and
+    // removes the working reaction. A person clicks later than that.
+    await h.fake.waitForCall(
+      'reactions.remove',
+      (call) => call.time >= posted.time && call.args.timestamp === threadTs,
+      options.timeoutMs ?? 15_000,
+    );
+  }
   return { channel, threadTs, ts: String(posted.response.ts), blocks: posted.args.blocks as unknown[] };
 }
 
