@@ -47,6 +47,8 @@ describe('SlackSurface posts once per key under concurrency', () => {
   // BUG (src/slack/slack-marks.ts + src/store/redis-slack-marks.ts): `beginPost` is `SET NX` but returns
   // void, so two processes that post the same key at once cannot tell who claimed it and both post.
   // Fix: return whether the NX claim succeeded; SlackSurface.postOnce then waits for the claimant's ts.
+  // The turn lease (engine.ts) makes two processes finishing one turn rare, but a lapsed lease (a stalled
+  // process) can still reach this.
   it.fails('two processes (two surfaces sharing Redis) posting the same key at once make one chat.postMessage', async () => {
     fake = await startFakeSlack();
     fake.seedMessage({ channel: 'C0OPS', user: 'U0ALICE', text: 'parent', ts: CONVERSATION.threadTs });
