@@ -133,7 +133,7 @@ export class SlackSurface implements Surface {
     content: { text: string; blocks?: unknown[] },
   ): Promise<string> {
     const running = this.inFlight.get(key);
-    if (running) return running;
+    if (running !== undefined) return running;
     const post = this.postOnceUnshared(conversation, key, content).finally(() => {
       this.inFlight.delete(key);
     });
