@@ -5,8 +5,11 @@
 export interface SlackMarks {
   /** The `ts` of the message posted under `key`, `pending` when a post began but was not confirmed, or null. */
   getPost(key: string): Promise<string | null>;
-  /** Notes that a post under `key` is about to be made (kept if already set). */
-  beginPost(key: string): Promise<void>;
+  /**
+   * Claims the post under `key` (`SET NX`): true when this caller made the claim, false when a post under
+   * that key was already begun (by a concurrent caller, or by an attempt that crashed).
+   */
+  beginPost(key: string): Promise<boolean>;
   /** Records the `ts` Slack returned for the post under `key`. */
   finishPost(key: string, ts: string): Promise<void>;
   /** Remembers that the bot takes part in a thread, for `ttlMs`. */

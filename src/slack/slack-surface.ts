@@ -12,6 +12,12 @@ import { replyText, slackTextToPlain } from './slack-text.js';
 /** `metadata.event_type` of every message holdpoint posts; `event_payload.key` is its idempotency key. */
 export const MESSAGE_METADATA_TYPE = 'holdpoint_message';
 
+/**
+ * How long a poster that finds a post under its key already begun waits for the other poster's `ts`, in ms,
+ * before looking for the message in the thread (a begun post normally completes within Slack's timeout).
+ */
+export const POST_CLAIM_WAIT_MS = 5000;
+
 /** How many earlier thread messages become the model's history (newest kept). */
 export const HISTORY_MAX_MESSAGES = 50;
 /** Each history message is cut to this many characters. */
@@ -149,14 +155,17 @@ export class SlackSurface implements Surface {
     const marks = this.options.marks;
     const known = await marks.getPost(key);
     if (known && known !== 'pending') return known;
-    if (known === 'pending') {
+    if (!(await marks.beginPost(key))) {
+      // Someone began this post: another process right now (wait for its ts), or an attempt that crashed
+      // between posting and recording (look for its message in the thread).
+      const settled = await this.waitForPost(key);
+      if (settled) return settled;
       const found = await this.findPosted(conversation, key);
       if (found) {
         await marks.finishPost(key, found);
         return found;
       }
     }
-    await marks.beginPost(key);
     const result = await this.options.client.chat.postMessage({
       channel: conversation.channel,
       thread_ts: conversation.threadTs,
@@ -169,6 +178,17 @@ export class SlackSurface implements Surface {
     const ts = result.ts ?? '';
     await marks.finishPost(key, ts);
     return ts;
+  }
+
+  /** Waits up to {@link POST_CLAIM_WAIT_MS} for a concurrent poster to record its `ts`; null when it does not. */
+  private async waitForPost(key: string): Promise<string | null> {
+    const until = Date.now() + POST_CLAIM_WAIT_MS;
+    while (Date.now() < until) {
+      const value = await this.options.marks.getPost(key);
+      if (value && value !== 'pending') return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return null;
   }
 
   /** Looks for the bot's own message carrying `key` in the thread (after a crash between post and mark). */

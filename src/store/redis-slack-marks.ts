@@ -20,8 +20,8 @@ export class RedisSlackMarks implements SlackMarks {
     return this.redis.get(this.keys.slackPost(key));
   }
 
-  async beginPost(key: string): Promise<void> {
-    await this.redis.set(this.keys.slackPost(key), 'pending', 'PX', POST_MARK_TTL_MS, 'NX');
+  async beginPost(key: string): Promise<boolean> {
+    return (await this.redis.set(this.keys.slackPost(key), 'pending', 'PX', POST_MARK_TTL_MS, 'NX')) === 'OK';
   }
 
   async finishPost(key: string, ts: string): Promise<void> {

@@ -44,12 +44,9 @@ describe('SlackSurface posts once per key under concurrency', () => {
     expect(fake.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
-  // BUG (src/slack/slack-marks.ts + src/store/redis-slack-marks.ts): `beginPost` is `SET NX` but returns
-  // void, so two processes that post the same key at once cannot tell who claimed it and both post.
-  // Fix: return whether the NX claim succeeded; SlackSurface.postOnce then waits for the claimant's ts.
-  // The turn lease (engine.ts) makes two processes finishing one turn rare, but a lapsed lease (a stalled
-  // process) can still reach this.
-  it.fails('two processes (two surfaces sharing Redis) posting the same key at once make one chat.postMessage', async () => {
+  // Regression: `beginPost` used to return nothing, so two processes posting the same key at once could not
+  // tell who claimed it and both posted. Now the loser of the NX claim waits for the winner's ts.
+  it('two processes (two surfaces sharing Redis) posting the same key at once make one chat.postMessage', async () => {
     fake = await startFakeSlack();
     fake.seedMessage({ channel: 'C0OPS', user: 'U0ALICE', text: 'parent', ts: CONVERSATION.threadTs });
     const prefix = uniquePrefix('postonce2');
