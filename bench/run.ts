@@ -10,19 +10,18 @@
  * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB].
  * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms].
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { readRedisFlags } from '../scripts/redis-flags.mjs';
 import { answerAsk } from '../src/agent/engine.js';
 import { decodeAskArguments } from '../src/ask/decode-ask-arguments.js';
 import type { NormalizedAsk, QuestionResolution } from '../src/ask/types.js';
-import { loadConfig } from '../src/config/load-config.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
-import { startRuntime } from '../src/runtime.js';
 import { encodeMessageRef } from '../src/slack/message-ref.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
 import {
@@ -32,8 +31,7 @@ import {
   type TurnRecord,
 } from '../src/store/types.js';
 import { startFakeSlack } from '../test/support/fake-slack/index.js';
-import { startRedisServer } from '../test/support/redis-server.js';
-import { scriptedModel } from '../test/support/scripted-model.js';
+import { freePort, startRedisServer } from '../test/support/redis-server.js';
 import { blockActionRequest, postToSlackApp } from '../test/support/slack-payloads.js';
 
 const ASK_ARGS = {
@@ -197,6 +195,27 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
     };
     await Promise.all(Array.from({ length: concurrency }, (_, lane) => runner(lane)));
     console.log(summary(`2. answer-record (atomic answer-once), ${concurrency} concurrent`, samples));
+    // For comparison, in the same harness: a bare answer-once Lua script (HSETNX on one field, no checks,
+    // no reply to decode): the floor that Redis and one Node process set.
+    const bare: number[] = [];
+    let bareNext = 0;
+    const bareRunner = async (lane: number) => {
+      const client = clients[lane % clients.length] as Redis;
+      for (;;) {
+        const n = bareNext++;
+        if (n >= total) return;
+        const started = performance.now();
+        await client.eval(
+          "return redis.call('HSETNX', KEYS[1], 'r0', ARGV[1])",
+          1,
+          `bench-bare:{t:${n}}:ask`,
+          'x',
+        );
+        bare.push(performance.now() - started);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, (_, lane) => bareRunner(lane)));
+    console.log(summary(`   floor: bare answer-once Lua, ${concurrency} concurrent`, bare));
     for (const client of clients) await client.quit();
   }
 }
@@ -319,73 +338,108 @@ async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   await redis.quit();
 }
 
+/**
+ * Section 6 runs the built app as production does (`node dist/src/main.js`, `ROLE=web`) in its own process,
+ * so that the load generator and the fake Slack Web API in this process do not share its CPU. Each ask has a
+ * real (fake-Slack) message, so the `chat.update` after the ack succeeds as it would in Slack.
+ */
 async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const fake = await startFakeSlack();
   const secret = 'bench-signing-secret';
   const id = randomUUID().slice(0, 8);
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: fake.botToken,
-    SLACK_SIGNING_SECRET: secret,
-    SLACK_API_URL: fake.url,
-    REDIS_URL: redisUrl,
-    PORT: '0',
-    MODEL: 'anthropic:claude-sonnet-4-5',
-    ANTHROPIC_API_KEY: 'bench',
-    LOG_LEVEL: 'silent',
-    ROLE: 'web',
+  const port = await freePort();
+  const storePrefix = `bench-ack-${id}`;
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, 'dist/src/main.js'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: secret,
+      SLACK_API_URL: fake.url,
+      REDIS_URL: redisUrl,
+      PORT: String(port),
+      MODEL: 'anthropic:claude-sonnet-4-5',
+      ANTHROPIC_API_KEY: 'bench',
+      LOG_LEVEL: 'warn',
+      ROLE: 'web',
+      HOLDPOINT_TEST_STORE_PREFIX: storePrefix,
+      HOLDPOINT_TEST_QUEUE: `bench-ack-${id}`,
+      HOLDPOINT_TEST_QUEUE_PREFIX: `{bench-ack-${id}}`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const runtime = await startRuntime(config, pino({ level: 'silent' }), {
-    model: scriptedModel(() => ({ text: 'done' })),
-    queueName: `bench-ack-${id}`,
-    queuePrefix: `{bench-ack-${id}}`,
-    storePrefix: `bench-ack-${id}`,
-  });
-  const address = runtime.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/slack/events`;
+  const base = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 100) {
+    const ready = await fetch(`${base}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (waited > 30_000) throw new Error('the app did not become ready within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const url = `${base}/slack/events`;
+  const slack = new WebClient(fake.botToken, { slackApiUrl: fake.url });
+  fake.seedMessage({ channel: 'C0OPS', user: 'U0ALICE', text: 'thread', ts: '1780000000.000100' });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const store = new RedisTurnStore(redis, { prefix: `bench-ack-${id}` });
-  const samples: number[] = [];
-  for (let round = 0; round < 10; round++) {
-    const ids = await Promise.all(Array.from({ length: 50 }, () => pausedTurn(store, ask)));
-    for (const { turnId, askId } of ids) {
-      await store.markAskShown(
-        turnId,
-        askId,
-        Date.now(),
-        encodeMessageRef({ channel: 'C0OPS', ts: '1780000000.000200' }),
+  const store = new RedisTurnStore(redis, { prefix: storePrefix });
+  const concurrency = Number(process.env.BENCH_ACK_CONCURRENCY ?? 50);
+  const results: Array<{ concurrency: number; samples: number[] }> = [];
+  for (const level of [1, concurrency]) {
+    const samples: number[] = [];
+    for (let round = 0; round < Math.ceil(500 / level); round++) {
+      const ids = await Promise.all(Array.from({ length: level }, () => pausedTurn(store, ask)));
+      for (const { turnId, askId } of ids) {
+        const posted = await slack.chat.postMessage({
+          channel: 'C0OPS',
+          thread_ts: '1780000000.000100',
+          text: 'ask',
+        });
+        await store.markAskShown(
+          turnId,
+          askId,
+          Date.now(),
+          encodeMessageRef({ channel: 'C0OPS', ts: posted.ts ?? '' }),
+        );
+      }
+      const requests = ids.map(({ turnId, askId }) =>
+        blockActionRequest(
+          {
+            user: 'U0BOB',
+            actions: [
+              {
+                type: 'button',
+                action_id: 'hp.option.0.0',
+                block_id: 'hp.bench.r0.0.act',
+                value: `v1|${turnId}|${askId}|0|0`,
+                text: { type: 'plain_text', text: 'Roll back' },
+                action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
+              },
+            ],
+            message: { ts: '1780000000.000200', thread_ts: '1780000000.000100' },
+            responseUrl: fake.responseUrl(),
+          },
+          { secret },
+        ),
+      );
+      await Promise.all(
+        requests.map(async (request) => {
+          const started = performance.now();
+          const response = await postToSlackApp(url, request);
+          samples.push(performance.now() - started);
+          if (response.status !== 200) throw new Error(`click answered ${response.status}`);
+        }),
       );
     }
-    const requests = ids.map(({ turnId, askId }) =>
-      blockActionRequest(
-        {
-          user: 'U0BOB',
-          actions: [
-            {
-              type: 'button',
-              action_id: 'hp.option.0.0',
-              block_id: 'hp.bench.r0.0.act',
-              value: `v1|${turnId}|${askId}|0|0`,
-              text: { type: 'plain_text', text: 'Roll back' },
-              action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
-            },
-          ],
-          message: { ts: '1780000000.000200', thread_ts: '1780000000.000100' },
-          responseUrl: fake.responseUrl(),
-        },
-        { secret },
-      ),
-    );
-    await Promise.all(
-      requests.map(async (request) => {
-        const started = performance.now();
-        const response = await postToSlackApp(url, request);
-        samples.push(performance.now() - started);
-        if (response.status !== 200) throw new Error(`click answered ${response.status}`);
-      }),
-    );
+    results.push({ concurrency: level, samples });
   }
-  console.log(summary('6. ack latency of signed button clicks, 50 concurrent', samples));
-  await runtime.stop();
+  for (const { concurrency: level, samples } of results) {
+    console.log(summary(`6. ack latency of signed button clicks, ${level} concurrent`, samples));
+  }
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
   await redis.quit();
   await fake.close();
 }
@@ -403,12 +457,14 @@ async function main(): Promise<void> {
   );
   const ask = normalizedAsk();
   try {
-    await benchPause(redisUrl, ask);
-    await benchAnswerRecord(redisUrl, ask);
-    await benchAnswerToResume(redisUrl, ask);
-    await benchTimeoutLateness(redisUrl);
-    await benchBytes(redisUrl, ask);
-    await benchAck(redisUrl, ask);
+    const only = process.env.BENCH_ONLY?.split(',');
+    const run = (name: string) => !only || only.includes(name);
+    if (run('pause')) await benchPause(redisUrl, ask);
+    if (run('answer')) await benchAnswerRecord(redisUrl, ask);
+    if (run('resume')) await benchAnswerToResume(redisUrl, ask);
+    if (run('timeout')) await benchTimeoutLateness(redisUrl);
+    if (run('bytes')) await benchBytes(redisUrl, ask);
+    if (run('ack')) await benchAck(redisUrl, ask);
   } finally {
     await server?.stop();
   }

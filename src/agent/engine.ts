@@ -507,20 +507,25 @@ export function parseTurnStart(item: string): TurnStart | null {
   }
 }
 
+/** One person's answer to one question, as the surfaces hand it to the engine. */
+export interface AnswerInput {
+  turnId: string;
+  askId: string;
+  questionIndex: number;
+  resolution: QuestionResolution;
+  /** The surface found the person in one of the answerer policy's user groups. */
+  inAllowedGroup?: boolean;
+}
+
 /**
- * A person answers one question of an ask. Stores the answer atomically (answer-once); when it was
- * the last open question, adds the resume job and tidies the timeout job. Never throws for a lost race:
- * the transition status says what happened.
+ * Stores one person's answer atomically (answer-once): the answer counts only if the ask is open, the
+ * question unanswered and the person allowed. Never throws for a lost race: the status says what happened.
+ * Once this returns, the answer is durable; a surface may acknowledge it before calling
+ * {@link resumeAfterAnswer} (a crash in between is repaired by the sweep and the timeout job).
  */
-export async function answerAsk(
-  deps: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'onCheckpoint' | 'now' | 'observe'>,
-  input: {
-    turnId: string;
-    askId: string;
-    questionIndex: number;
-    resolution: QuestionResolution;
-    inAllowedGroup?: boolean;
-  },
+export async function recordAnswer(
+  deps: Pick<EngineDeps, 'store' | 'onCheckpoint'>,
+  input: AnswerInput,
 ): Promise<AskTransitionResult> {
   const result = await deps.store.answerQuestion(
     input.turnId,
@@ -532,15 +537,31 @@ export async function answerAsk(
     },
   );
   deps.onCheckpoint?.('after-answer-recorded', { turnId: input.turnId, askId: input.askId });
-  if (result.status === 'completed') {
-    await queueResume(deps, input.turnId, input.askId);
-    const shownAt = result.ask?.shownAt ?? null;
-    deps.observe?.({
-      type: 'ask-resolved',
-      how: 'answered',
-      waitedMs: shownAt === null ? null : deps.now() - shownAt,
-    });
-  }
+  return result;
+}
+
+/** When `result` resolved the ask's last open question: adds the resume job and tidies the timeout job. */
+export async function resumeAfterAnswer(
+  deps: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'now' | 'observe'>,
+  result: AskTransitionResult,
+): Promise<void> {
+  if (result.status !== 'completed' || !result.ask) return;
+  await queueResume(deps, result.ask.turnId, result.ask.askId);
+  const shownAt = result.ask.shownAt;
+  deps.observe?.({
+    type: 'ask-resolved',
+    how: 'answered',
+    waitedMs: shownAt === null ? null : deps.now() - shownAt,
+  });
+}
+
+/** {@link recordAnswer} then {@link resumeAfterAnswer}: stores the answer and, when it was the last one, adds the resume. */
+export async function answerAsk(
+  deps: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'onCheckpoint' | 'now' | 'observe'>,
+  input: AnswerInput,
+): Promise<AskTransitionResult> {
+  const result = await recordAnswer(deps, input);
+  await resumeAfterAnswer(deps, result);
   return result;
 }
 

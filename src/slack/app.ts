@@ -78,6 +78,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       botUserId: options.botUserId,
       clientOptions,
       logger,
+      // No conversation state in process memory (it would be wrong across processes anyway).
+      convoStore: false,
     });
   } else {
     mode = 'http';
@@ -94,6 +96,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       botUserId: options.botUserId,
       clientOptions,
       logger,
+      // No conversation state in process memory (it would be wrong across processes anyway).
+      convoStore: false,
     });
     requestListener = (req, res) => receiver.requestListener(req, res);
     connected = true;

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { answerAsk, cancelAsk } from '../../agent/engine.js';
+import { cancelAsk, recordAnswer, resumeAfterAnswer } from '../../agent/engine.js';
 import type { QuestionResolution } from '../../ask/types.js';
 import { StateError } from '../../errors.js';
 import {
@@ -20,6 +20,11 @@ import { parseMessageRef } from '../message-ref.js';
 import { inAllowedGroup, mayAnswer } from './answerer-check.js';
 import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
+import { PostAckQueue } from './post-ack-queue.js';
+
+/** Runs a task after the acks that are due. */
+type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
 import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
 
 /**
@@ -29,11 +34,16 @@ import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
  * A Redis failure still acks within Slack's 3 s and tells the person to click again.
  */
 export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
+  // Slack calls made after an ack wait until the clicks that arrived are acked, so a burst is acked first.
+  const postAck = new PostAckQueue();
+  const afterAck: Limiter = (task) => postAck.run(task);
   app.action(ACTION_ID_PATTERN, async ({ ack, body, client }) => {
     let acked = false;
+    postAck.arrived();
     const ackOnce = async () => {
       if (!acked) {
         acked = true;
+        postAck.acked();
         await ack();
       }
     };
@@ -45,7 +55,7 @@ export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
     const payload = parsed.data;
     const target = noticeTarget(payload);
     try {
-      await handleAction(deps, client, payload, target, ackOnce);
+      await handleAction(deps, client, payload, target, ackOnce, afterAck);
     } catch (error) {
       deps.engine.log.error({ err: error, userId: payload.user.id }, 'action failed');
       await ackOnce();
@@ -75,6 +85,7 @@ async function handleAction(
   payload: BlockActionBody,
   target: NoticeTarget,
   ack: () => Promise<void>,
+  afterAck: Limiter,
 ): Promise<void> {
   const action = payload.actions[0];
   const kind = action ? parseActionId(action.action_id) : null;
@@ -173,13 +184,22 @@ async function handleAction(
     source: 'button',
     assumption: null,
   };
-  const result = await answerAsk(deps.engine, {
+  const result = await recordAnswer(deps.engine, {
     turnId: ref.turnId,
     askId: ref.askId,
     questionIndex,
     resolution,
     inAllowedGroup: await inAllowedGroup(deps, client, ask, userId),
   });
+  // The answer is stored: acknowledge now, then add the resume and update the message.
   await ack();
-  await reportTransition(client, deps.engine.log, result, target, questionIndex);
+  try {
+    await resumeAfterAnswer(deps.engine, result);
+  } catch (error) {
+    deps.engine.log.error(
+      { err: error, askId: ref.askId },
+      'answer stored but resume not added; the sweep will add it',
+    );
+  }
+  await afterAck(() => reportTransition(client, deps.engine.log, result, target, questionIndex));
 }

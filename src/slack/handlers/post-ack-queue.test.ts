@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { PostAckQueue } from './post-ack-queue.js';
+
+const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PostAckQueue', () => {
+  it('holds work back while acks are pending, then runs it', async () => {
+    const queue = new PostAckQueue(4, 10_000);
+    const ran: string[] = [];
+    queue.arrived();
+    const work = queue.run(async () => {
+      ran.push('update');
+    });
+    await tick();
+    expect(ran).toEqual([]);
+    queue.acked();
+    await work;
+    expect(ran).toEqual(['update']);
+  });
+
+  it('never defers longer than maxDeferMs', async () => {
+    const queue = new PostAckQueue(4, 20);
+    queue.arrived();
+    const started = Date.now();
+    await queue.run(async () => undefined);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('runs at most `concurrency` tasks at once', async () => {
+    const queue = new PostAckQueue(2, 10);
+    let active = 0;
+    let peak = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        queue.run(async () => {
+          active++;
+          peak = Math.max(peak, active);
+          await tick();
+          active--;
+        }),
+      ),
+    );
+    expect(peak).toBe(2);
+  });
+});

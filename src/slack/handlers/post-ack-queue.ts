@@ -1,0 +1,53 @@
+/**
+ * Work to do after an ack (message updates, ephemerals) waits while clicks that arrived are still being
+ * stored and acknowledged, then runs a few at a time. In a burst of clicks, every click is acked first;
+ * the messages update right after. `maxDeferMs` bounds the wait, so updates are never starved.
+ */
+export class PostAckQueue {
+  private pendingAcks = 0;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly concurrency = 4,
+    private readonly maxDeferMs = 250,
+  ) {}
+
+  /** A request that will be acked has arrived; call {@link acked} once it was acked. */
+  arrived(): void {
+    this.pendingAcks++;
+  }
+
+  /** The request was acked (or will not be). */
+  acked(): void {
+    this.pendingAcks = Math.max(0, this.pendingAcks - 1);
+    if (this.pendingAcks === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /** Runs `task` once no ack is pending (or after `maxDeferMs`), with at most `concurrency` tasks at once. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.pendingAcks > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.maxDeferMs);
+        timer.unref();
+        this.idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    if (this.active >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await task();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
