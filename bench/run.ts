@@ -281,7 +281,7 @@ async function benchTimeoutLateness(redisUrl: string): Promise<void> {
       if (lateness.length === total) resolveAll?.();
     },
     {
-      connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      connection: workerConnection,
       prefix: '{bench-timeout}',
       concurrency: 8,
     },
