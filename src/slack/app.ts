@@ -53,55 +53,47 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const deps: SlackHandlerDeps = { ...options.handlers, botUserId: options.botUserId };
   let connected = false;
 
-  let app: App;
+  let receiver: SocketModeReceiver | HTTPReceiver;
   let requestListener: SlackApp['requestListener'] = null;
   let mode: SlackApp['mode'];
   if (options.appToken) {
     mode = 'socket';
-    const receiver = new SocketModeReceiver({ appToken: options.appToken, logger });
-    receiver.client.on('connected', () => {
+    const socket = new SocketModeReceiver({ appToken: options.appToken, logger });
+    socket.client.on('connected', () => {
       connected = true;
     });
-    receiver.client.on('disconnected', () => {
+    socket.client.on('disconnected', () => {
       connected = false;
     });
     // A refused or dropped socket (e.g. `too_many_websockets`) must never crash the process:
     // the client reconnects with backoff; we log and report not ready meanwhile.
-    receiver.client.on('error', (error: unknown) => {
+    socket.client.on('error', (error: unknown) => {
       connected = false;
       options.logger.error({ err: error }, 'Slack Socket Mode error; reconnecting');
     });
-    app = new App({
-      token: options.botToken,
-      receiver,
-      botId: options.botId,
-      botUserId: options.botUserId,
-      clientOptions,
-      logger,
-      // No conversation state in process memory (it would be wrong across processes anyway).
-      convoStore: false,
-    });
+    receiver = socket;
   } else {
     mode = 'http';
-    const receiver = new HTTPReceiver({
+    const http = new HTTPReceiver({
       signingSecret: options.signingSecret ?? '',
       endpoints: SLACK_EVENTS_PATH,
       logger,
       unhandledRequestTimeoutMillis: 3001,
     });
-    app = new App({
-      token: options.botToken,
-      receiver,
-      botId: options.botId,
-      botUserId: options.botUserId,
-      clientOptions,
-      logger,
-      // No conversation state in process memory (it would be wrong across processes anyway).
-      convoStore: false,
-    });
-    requestListener = (req, res) => receiver.requestListener(req, res);
+    requestListener = (req, res) => http.requestListener(req, res);
     connected = true;
+    receiver = http;
   }
+  const app = new App({
+    token: options.botToken,
+    receiver,
+    botId: options.botId,
+    botUserId: options.botUserId,
+    clientOptions,
+    logger,
+    // No conversation state in process memory (it would be wrong across processes anyway).
+    convoStore: false,
+  });
 
   app.error(async (error) => {
     options.logger.error({ err: error }, 'unhandled error in a Slack listener');

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { submitTurn } from '../../src/agent/engine.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/child-process.js';
-import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
+import { createHarness, type Harness, replyAnswers, shownAsk, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
 
@@ -27,19 +27,6 @@ async function worker(h: Harness, extra: Record<string, string> = {}): Promise<W
   const child = await startWorkerProcess(env(h, extra));
   children.push(child);
   return child;
-}
-
-async function shownAsk(h: Harness, turnId: string) {
-  return waitFor(
-    async () => {
-      const turn = await h.store.getTurn(turnId);
-      if (turn?.status !== 'paused' || !turn.pendingAskId) return undefined;
-      const ask = await h.store.getAsk(turnId, turn.pendingAskId);
-      return ask?.shownAt ? ask : undefined;
-    },
-    20_000,
-    'the ask to be shown',
-  );
 }
 
 async function answerInChild(

@@ -3,7 +3,7 @@ import { answerAsk, cancelAsk, submitTurn } from '../../src/agent/engine.js';
 import { formatAskResult } from '../../src/ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
-import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
+import { createHarness, type Harness, replyAnswers, shownAsk, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
 
@@ -59,19 +59,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function pausedAsk(h: Harness, turnId: string) {
-  return waitFor(
-    async () => {
-      const turn = await h.store.getTurn(turnId);
-      if (turn?.status !== 'paused' || !turn.pendingAskId) return undefined;
-      const ask = await h.store.getAsk(turnId, turn.pendingAskId);
-      return ask?.shownAt ? ask : undefined;
-    },
-    10_000,
-    'the ask to be shown',
-  );
-}
-
 async function finalReply(h: Harness, turnId: string) {
   return waitFor(
     async () => {
@@ -90,7 +77,7 @@ describe('pause, answer, resume', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const start = harness.turnStart('deploy failed, what now?');
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, start.turnId);
+    const ask = await shownAsk(harness, start.turnId);
     expect(ask.questions[0]?.options?.map((o) => o.label)).toEqual([
       'Roll back to v2.14.3',
       'Hotfix forward',
@@ -150,7 +137,7 @@ describe('timeout', () => {
       });
       const start = harness.turnStart('two questions');
       await submitTurn(harness.deps, start);
-      const ask = await pausedAsk(harness, start.turnId);
+      const ask = await shownAsk(harness, start.turnId);
       const reply = await finalReply(harness, start.turnId);
       const answers = replyAnswers(reply.text);
       expect(answers.map((answer) => answer.status)).toEqual(['assumed', 'assumed']);
@@ -169,7 +156,7 @@ describe('timeout', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 600 } });
     const start = harness.turnStart('partial');
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, start.turnId);
+    const ask = await shownAsk(harness, start.turnId);
     const first = await answerAsk(harness.deps, {
       turnId: start.turnId,
       askId: ask.askId,
@@ -235,7 +222,7 @@ describe('a step with ask_question and another tool call', () => {
     });
     const start = harness.turnStart('help');
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, start.turnId);
+    const ask = await shownAsk(harness, start.turnId);
     expect(runbookRuns).toBe(0);
     const paused = await harness.store.getTurn(start.turnId);
     const heldBack = paused?.messages.at(-1);
@@ -297,7 +284,7 @@ describe('invalid ask_question calls', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const start = harness.turnStart('fix it');
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, start.turnId);
+    const ask = await shownAsk(harness, start.turnId);
     expect(lastToolResults(model.prompts[1] ?? [])[0]?.text).toContain('questions[0].options');
     await answerAsk(harness.deps, {
       turnId: start.turnId,
@@ -329,7 +316,7 @@ describe('other pause paths', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const start = harness.turnStart('two asks');
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, start.turnId);
+    const ask = await shownAsk(harness, start.turnId);
     expect(ask.toolCallId).toBe('c1');
     await answerAsk(harness.deps, {
       turnId: start.turnId,
@@ -360,7 +347,7 @@ describe('other pause paths', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const start = harness.turnStart('cancel me', { userId: 'U0ALICE' });
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, start.turnId);
+    const ask = await shownAsk(harness, start.turnId);
     expect(
       (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0BOB' })).status,
     ).toBe('forbidden');
@@ -381,7 +368,7 @@ describe('other pause paths', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 1500 } });
     const start = harness.turnStart('two asks in a row');
     await submitTurn(harness.deps, start);
-    const first = await pausedAsk(harness, start.turnId);
+    const first = await shownAsk(harness, start.turnId);
     await answerAsk(harness.deps, {
       turnId: start.turnId,
       askId: first.askId,
@@ -389,7 +376,7 @@ describe('other pause paths', () => {
       resolution: answered('Hotfix forward', 'U0BOB'),
     });
     const second = await waitFor(async () => {
-      const ask = await pausedAsk(harness as Harness, start.turnId);
+      const ask = await shownAsk(harness as Harness, start.turnId);
       return ask.askId !== first.askId ? ask : undefined;
     });
     const job = await harness.queue.getJob(timeoutJobId(second.askId));
@@ -408,7 +395,7 @@ describe('other pause paths', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const start = harness.turnStart('id shapes', { turnId });
     await submitTurn(harness.deps, start);
-    const ask = await pausedAsk(harness, turnId);
+    const ask = await shownAsk(harness, turnId);
     await answerAsk(harness.deps, {
       turnId,
       askId: ask.askId,

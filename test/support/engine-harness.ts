@@ -12,6 +12,7 @@ import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
 import { createHoldpointWorker } from '../../src/jobs/worker.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
+import type { AskRecord } from '../../src/store/types.js';
 import { RecordingSurface } from './recording-surface.js';
 
 /** Options of {@link createHarness}. */
@@ -140,4 +141,22 @@ export function replyAnswers(replyText: string): AskResultAnswer[] {
   const parsed = parseAskResultJson(replyText.slice(replyText.indexOf('\n') + 1));
   if (!parsed) throw new Error(`no ask result JSON in reply: ${replyText.slice(0, 200)}`);
   return parsed.answers;
+}
+
+/** Waits until the turn is paused on an ask that has been shown, and returns that ask. */
+export async function shownAsk(
+  h: Pick<Harness, 'store'>,
+  turnId: string,
+  timeoutMs = 20_000,
+): Promise<AskRecord> {
+  return waitFor(
+    async () => {
+      const turn = await h.store.getTurn(turnId);
+      if (turn?.status !== 'paused' || !turn.pendingAskId) return undefined;
+      const ask = await h.store.getAsk(turnId, turn.pendingAskId);
+      return ask?.shownAt ? ask : undefined;
+    },
+    timeoutMs,
+    'the ask to be shown',
+  );
 }
