@@ -8,11 +8,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/copy-assets.mjs ./scripts/
 COPY src ./src
-# tsc does not copy non-TypeScript assets: the store reads its Lua scripts next to the compiled module
-# (src/store/lua/*.lua -> dist/src/store/lua/, see src/store/README.md). Copy every .lua file likewise.
-RUN npm run build \
-  && find src -name '*.lua' -exec sh -c 'mkdir -p "dist/$(dirname "$1")" && cp "$1" "dist/$1"' _ {} \;
+# `npm run build` is tsc plus scripts/copy-assets.mjs, which copies the store's Lua scripts next to the
+# compiled modules (src/**/*.lua -> dist/src/**/*.lua; see src/store/README.md).
+RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production

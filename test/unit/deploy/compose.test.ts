@@ -187,7 +187,6 @@ describe('Dockerfile', () => {
     const build = instructions.slice(0, instructions.indexOf(RUNTIME_STAGE));
     expect(build.some((line) => line.startsWith('RUN npm ci'))).toBe(true);
     expect(build.some((line) => line.includes('npm run build'))).toBe(true);
-    expect(build.some((line) => line.includes("-name '*.lua'"))).toBe(true);
     expect(runtime.some((line) => /^RUN npm ci --omit=dev/.test(line))).toBe(true);
     expect(runtime).toContain('COPY --from=build /app/dist ./dist');
     expect(runtime).toContain('USER node');
