@@ -34,10 +34,9 @@ export async function serve(
     runtime = await startRuntime(config, logger, options.tuning ?? tuningFromEnv(env));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    logger.fatal(
-      { err: error, code: error instanceof HoldpointError ? error.code : undefined },
-      'holdpoint could not start',
-    );
+    // Expected start-up failures (our own errors) are logged without a stack: the message says what to fix.
+    const known = error instanceof HoldpointError;
+    logger.fatal(known ? { code: error.code, reason: message } : { err: error }, 'holdpoint could not start');
     process.stderr.write(`holdpoint cannot start: ${message}\n`);
     return 1;
   }

@@ -5,7 +5,8 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { EngineConfig, EngineDeps } from './agent/engine.js';
 import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
-import { askToolDefinition } from './ask/ask-schema.js';
+import { askToolDefinitionFor } from './ask/ask-schema.js';
+import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
 import { ConfigError, SystemError } from './errors.js';
 import { BullmqScheduler } from './jobs/bullmq-scheduler.js';
@@ -71,18 +72,30 @@ export function engineConfig(config: Config): EngineConfig {
  * (BullMQ locks and paused turns must never be evicted), warns once when the policy cannot be read.
  * @throws ConfigError naming the problem and the fix.
  */
-export async function assertRedisUsable(connections: RedisConnections, logger: Logger): Promise<void> {
+export async function assertRedisUsable(
+  connections: RedisConnections,
+  logger: Logger,
+  url = '',
+): Promise<void> {
   let result: Awaited<ReturnType<typeof checkRedis>>;
+  // ioredis reports the connection's own error (ECONNREFUSED, ENOTFOUND, NOAUTH) as an event; the command
+  // only says it ran out of retries. Keep the event's message for the operator.
+  let connectionError: string | undefined;
+  const onError = (error: Error) => {
+    connectionError = error.message;
+  };
+  connections.request.on('error', onError);
   try {
     result = await checkRedis(connections.request);
   } catch (error) {
+    const reason = connectionError ?? (error instanceof Error ? error.message : String(error));
     throw new SystemError(
       'redis_unreachable',
-      `Redis is not reachable: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        cause: error,
-      },
+      `cannot reach Redis at ${redactUrl(url) || 'REDIS_URL'} (REDIS_URL): ${reason}. Start Redis or fix REDIS_URL; \`holdpoint doctor\` checks it.`,
+      { cause: error },
     );
+  } finally {
+    connections.request.off('error', onError);
   }
   for (const warning of result.warnings) logger.warn({ redisVersion: result.version }, warning);
   if (!result.ok) {
@@ -122,13 +135,46 @@ export function logRedisConnection(client: Redis, name: string, logger: Logger):
   client.on('error', (error: Error) => {
     if (failing) return;
     failing = true;
-    logger.warn({ err: error, redisClient: name }, 'Redis connection error; reconnecting');
+    // A connection error's stack says nothing useful (it is the socket's); the code and message do.
+    const code = (error as NodeJS.ErrnoException).code;
+    logger.warn({ redisClient: name, code, reason: error.message }, 'Redis connection error; reconnecting');
   });
   client.on('ready', () => {
     if (!failing) return;
     failing = false;
     logger.info({ redisClient: name }, 'Redis connection restored');
   });
+}
+
+/**
+ * Says why `auth.test` failed at start-up: Slack answering no (`invalid_auth`, `token_revoked`: the token is
+ * wrong) is a different fix from Slack not being reachable at all (DNS, proxy, firewall).
+ */
+export function slackStartError(error: unknown, apiUrl: string): SystemError {
+  const data =
+    (error as {
+      code?: unknown;
+      data?: { error?: unknown };
+      original?: { cause?: { code?: unknown; message?: unknown }; message?: unknown };
+    }) ?? {};
+  if (data.code === 'slack_webapi_platform_error') {
+    return new SystemError(
+      'slack_auth_failed',
+      `Slack rejected SLACK_BOT_TOKEN (auth.test: ${String(data.data?.error ?? 'error')}). Copy the Bot User OAuth Token (xoxb-…) from your app's OAuth & Permissions page.`,
+      { cause: error },
+    );
+  }
+  const cause = data.original?.cause;
+  const reason =
+    cause?.code ??
+    cause?.message ??
+    data.original?.message ??
+    (error instanceof Error ? error.message : String(error));
+  return new SystemError(
+    'slack_unreachable',
+    `cannot reach the Slack Web API at ${apiUrl} (auth.test): ${String(reason)}. Check the network, a proxy, or SLACK_API_URL.`,
+    { cause: error },
+  );
 }
 
 /**
@@ -158,7 +204,7 @@ export async function startRuntime(
     }
   };
   try {
-    await assertRedisUsable(connections, logger);
+    await assertRedisUsable(connections, logger, config.redis.url);
     const storeOptions = tuning.storePrefix ? { prefix: tuning.storePrefix } : {};
     const workerStore = new RedisTurnStore(connections.bullmq, storeOptions);
     const requestStore = new RedisTurnStore(connections.request, storeOptions);
@@ -177,13 +223,7 @@ export async function startRuntime(
     try {
       auth = await webClient.auth.test();
     } catch (error) {
-      throw new SystemError(
-        'slack_auth_failed',
-        `Slack rejected SLACK_BOT_TOKEN (auth.test): ${error instanceof Error ? error.message : String(error)}`,
-        {
-          cause: error,
-        },
-      );
+      throw slackStartError(error, config.slack.apiUrl ?? 'https://slack.com/api/');
     }
     const botUserId = auth.user_id ?? '';
     const botId = auth.bot_id ?? '';
@@ -198,7 +238,7 @@ export async function startRuntime(
       scheduler,
       model: tuning.model ?? createLanguageModel(config.model),
       tools: createToolRegistry(tuning.tools ?? []),
-      askTool: askToolDefinition,
+      askTool: askToolDefinitionFor(config.ask.timeoutPolicy),
       config: { ...engineConfig(config), turnLeaseMs: tuning.lockDuration ?? 30_000 },
       log: logger,
       now: () => Date.now(),
@@ -294,7 +334,10 @@ export async function startRuntime(
           ? [
               {
                 name: 'worker',
-                check: async () => ({ ok: worker?.isRunning() ?? false, detail: 'worker not running' }),
+                check: async () => {
+                  const ok = worker?.isRunning() ?? false;
+                  return ok ? { ok } : { ok, detail: 'worker not running' };
+                },
               },
             ]
           : []),
@@ -302,7 +345,10 @@ export async function startRuntime(
           ? [
               {
                 name: 'slack',
-                check: async () => ({ ok: slack?.connected() ?? false, detail: 'Slack not connected' }),
+                check: async () => {
+                  const ok = slack?.connected() ?? false;
+                  return ok ? { ok } : { ok, detail: 'Slack not connected' };
+                },
               },
             ]
           : []),

@@ -4,6 +4,7 @@ import {
   ASK_TOOL_NAME,
   askToolDefinition,
   askToolDescription,
+  askToolDescriptionFor,
   askToolInputSchema,
   askToolJsonSchema,
 } from './ask-schema.js';
@@ -92,5 +93,19 @@ describe('ask_question tool schema', () => {
     expect(askToolInputSchema.safeParse(ASK_EXAMPLE_CALL).success).toBe(true);
     const decoded = decodeAskArguments(ASK_EXAMPLE_CALL);
     expect(decoded).toMatchObject({ ok: true, ignoredKeys: [] });
+  });
+});
+
+describe('askToolDescriptionFor', () => {
+  it.each([
+    ['recommended-or-first', /recommended option \(else its first option\)/],
+    ['recommended-only', /recommended option, or to no answer when none is recommended/],
+    ['no-answer', /resolves to no answer \(no option is picked for you\)/],
+  ] as const)('tells the model what a timeout does under %s', (policy, pattern) => {
+    const description = askToolDescriptionFor(policy);
+    expect(description).toMatch(pattern);
+    for (const other of ['recommended-or-first', 'recommended-only', 'no-answer'] as const) {
+      if (other !== policy) expect(askToolDescriptionFor(other)).not.toBe(description);
+    }
   });
 });

@@ -5,6 +5,7 @@
  * the strict schema would reject (see DESIGN.md, "The ask_question contract", and the AI SDK note there).
  */
 import { z } from 'zod';
+import type { TimeoutPolicy } from './types.js';
 import { ASK_LIMITS } from './types.js';
 
 /** The tool name the model calls. */
@@ -96,20 +97,38 @@ export const ASK_EXAMPLE_CALL: AskToolInput = {
   ],
 };
 
-/** The tool description the model reads: when to ask, how to batch, what never to author, timeouts. */
-export const askToolDescription: string = [
-  'Pause and ask the people in this conversation 1-3 short questions, shown with buttons, then continue with their answers.',
-  '',
-  'When to ask: only when a decision really needs a person (a preference, a permission, missing facts you cannot find or safely infer). Do not ask what you can look up or decide yourself, and do not ask for confirmation of routine steps.',
-  'Batch: put every question you need now into ONE call (at most 3). Do not call ask_question several times in a row.',
-  'Options: give 2-4 distinct options per question, each with a short label (at most 48 characters) and a description. Never write an "Other" or "Something else" option: the surface always adds a free-text "Other" choice itself. Omit options for a question that needs a typed answer.',
-  'Recommended: mark at most one option of a single-select question with "recommended": true (it is shown first). For multiSelect questions you may mark several.',
-  'Timeout: if nobody answers in time, the question resolves to its recommended option (else its first option) and you are told that this was an assumption made by default, not an answer. Say so to the people when you act on it.',
-  'Caps (in characters): header 60, question 200, label 48, description 200, purpose 200.',
-  '',
-  'Example call:',
-  JSON.stringify(ASK_EXAMPLE_CALL),
-].join('\n');
+/** What the description tells the model about timeouts, per policy (it must match what the timeout job does). */
+const TIMEOUT_SENTENCES: Readonly<Record<TimeoutPolicy, string>> = {
+  'recommended-or-first':
+    'Timeout: if nobody answers in time, the question resolves to its recommended option (else its first option) and you are told that this was an assumption made by default, not an answer. Say so to the people when you act on it.',
+  'recommended-only':
+    'Timeout: if nobody answers in time, the question resolves to its recommended option, or to no answer when none is recommended, and you are told that this was an assumption made by default, not an answer. Say so to the people when you act on it.',
+  'no-answer':
+    'Timeout: if nobody answers in time, the question resolves to no answer (no option is picked for you) and you are told so. Do not act as if someone had chosen; say what you assume, or ask again.',
+};
+
+/**
+ * The tool description the model reads: when to ask, how to batch, what never to author, and what a
+ * timeout does under `policy` (so the model is never told something the timeout job will not do).
+ */
+export function askToolDescriptionFor(policy: TimeoutPolicy): string {
+  return [
+    'Pause and ask the people in this conversation 1-3 short questions, shown with buttons, then continue with their answers.',
+    '',
+    'When to ask: only when a decision really needs a person (a preference, a permission, missing facts you cannot find or safely infer). Do not ask what you can look up or decide yourself, and do not ask for confirmation of routine steps.',
+    'Batch: put every question you need now into ONE call (at most 3). Do not call ask_question several times in a row.',
+    'Options: give 2-4 distinct options per question, each with a short label (at most 48 characters) and a description. Never write an "Other" or "Something else" option: the surface always adds a free-text "Other" choice itself. Omit options for a question that needs a typed answer.',
+    'Recommended: mark at most one option of a single-select question with "recommended": true (it is shown first). For multiSelect questions you may mark several.',
+    TIMEOUT_SENTENCES[policy],
+    'Caps (in characters): header 60, question 200, label 48, description 200, purpose 200.',
+    '',
+    'Example call:',
+    JSON.stringify(ASK_EXAMPLE_CALL),
+  ].join('\n');
+}
+
+/** The tool description under the default timeout policy (`recommended-or-first`). */
+export const askToolDescription: string = askToolDescriptionFor('recommended-or-first');
 
 /**
  * The JSON Schema (draft 2020-12) of the tool input, from `z.toJSONSchema`: `additionalProperties: false`
@@ -127,9 +146,10 @@ export interface AskToolDefinition {
   inputSchema: Record<string, unknown>;
 }
 
-/** The complete model-facing tool definition. */
-export const askToolDefinition: AskToolDefinition = {
-  name: ASK_TOOL_NAME,
-  description: askToolDescription,
-  inputSchema: askToolJsonSchema,
-};
+/** The complete model-facing tool definition under a timeout policy. */
+export function askToolDefinitionFor(policy: TimeoutPolicy): AskToolDefinition {
+  return { name: ASK_TOOL_NAME, description: askToolDescriptionFor(policy), inputSchema: askToolJsonSchema };
+}
+
+/** The complete model-facing tool definition under the default timeout policy. */
+export const askToolDefinition: AskToolDefinition = askToolDefinitionFor('recommended-or-first');

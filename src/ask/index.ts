@@ -4,7 +4,9 @@ export {
   ASK_EXAMPLE_CALL,
   ASK_TOOL_NAME,
   askToolDefinition,
+  askToolDefinitionFor,
   askToolDescription,
+  askToolDescriptionFor,
   askToolInputSchema,
   askToolJsonSchema,
 } from './ask-schema.js';

@@ -10,7 +10,7 @@ export interface RedisDoctorOptions {
 }
 
 const UNREACHABLE_FIX =
-  'Start Redis (`docker compose up -d redis`, or `npm run dev`, which starts a local redis-server) or set REDIS_URL to a server this machine can reach.';
+  'Start Redis (`npm run dev` starts a local redis-server; under docker compose run doctor inside the stack: `docker compose exec holdpoint node dist/src/cli.js doctor`) or set REDIS_URL to a server this machine can reach.';
 
 /**
  * Connects once to the Redis at `url` (no retries) and checks it with {@link checkRedis}:

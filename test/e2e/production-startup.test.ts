@@ -61,6 +61,34 @@ describe('production start-up', () => {
     }
   });
 
+  it('a REDIS_URL where nothing listens: one message naming REDIS_URL and the refused connection, no stack', async () => {
+    const port = await freePort();
+    const result = await runProductionAppToExit({ ...(await env()), REDIS_URL: `redis://127.0.0.1:${port}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`redis://127.0.0.1:${port}`);
+    expect(result.stderr).toContain('REDIS_URL');
+    expect(result.stderr).toContain('ECONNREFUSED');
+    expect(result.stderr).not.toMatch(/maxRetriesPerRequest/);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/"stack"|\n\s+at /);
+  });
+
+  it('a Slack Web API that cannot be reached is not reported as a rejected token', async () => {
+    const port = await freePort();
+    const result = await runProductionAppToExit({
+      ...(await env()),
+      SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('cannot reach the Slack Web API');
+    expect(result.stderr).not.toContain('rejected SLACK_BOT_TOKEN');
+  });
+
+  it('a bot token Slack refuses is reported as such', async () => {
+    const result = await runProductionAppToExit({ ...(await env()), SLACK_BOT_TOKEN: 'xoxb-wrong-token' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Slack rejected SLACK_BOT_TOKEN (auth.test: invalid_auth)');
+  });
+
   it('serves /healthz, /readyz and /metrics (with holdpoint_asks_open); SIGTERM exits 0', async () => {
     const app = await startProductionApp(await env());
     try {

@@ -6,7 +6,7 @@ import type { EngineConfig, EngineDeps } from '../../src/agent/engine.js';
 import { silentLogger } from '../../src/agent/engine-logger.js';
 import type { TurnStart } from '../../src/agent/scheduler.js';
 import { type AgentTool, createToolRegistry } from '../../src/agent/tool-registry.js';
-import { askToolDefinition } from '../../src/ask/ask-schema.js';
+import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
@@ -73,7 +73,7 @@ export function createHarness(options: HarnessOptions): Harness {
     scheduler,
     model: options.model,
     tools: createToolRegistry(options.tools ?? []),
-    askTool: askToolDefinition,
+    askTool: askToolDefinitionFor(options.config?.timeoutPolicy ?? TEST_ENGINE_CONFIG.timeoutPolicy),
     config: { ...TEST_ENGINE_CONFIG, turnLeaseMs: options.lockDuration ?? 2000, ...options.config },
     log: silentLogger,
     now: () => Date.now(),
