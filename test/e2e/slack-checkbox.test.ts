@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
-import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import { askingModel } from '../support/scripted-model.js';
 import {
   askRefOf,
   askResultsSeen,
@@ -39,17 +39,9 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function askingModel() {
-  return scriptedModel((prompt) => {
-    if (lastToolResults(prompt).length === 0)
-      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
-    return { text: 'FINAL done' };
-  });
-}
-
 describe('Slack end to end: checkbox multi-select', () => {
   it('renders checkboxes and Submit; a tick alone changes nothing; Submit sends both labels', async () => {
-    const model = askingModel();
+    const model = askingModel(ASK);
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const h = harness;
     const ask = await mentionAndWaitForAsk(h, { eventId: 'EvChk1' });
@@ -107,7 +99,7 @@ describe('Slack end to end: checkbox multi-select', () => {
   });
 
   it('a Submit with nothing ticked is refused privately and leaves the ask open', async () => {
-    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model: askingModel() });
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model: askingModel(ASK) });
     const h = harness;
     const ask = await mentionAndWaitForAsk(h, { eventId: 'EvChk2' });
     const submit = clickRequest(h, ask, 'U0BOB', 'hp.submit.0', {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
-import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import { askingModel, lastToolResults, scriptedModel } from '../support/scripted-model.js';
 import {
   askRefOf,
   askResultsSeen,
@@ -28,14 +28,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function askingModel() {
-  return scriptedModel((prompt) => {
-    if (lastToolResults(prompt).length === 0)
-      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
-    return { text: 'FINAL done' };
-  });
-}
-
 const LABELS = ['Hotfix forward', 'Roll back'];
 
 async function settle(ms = 500): Promise<void> {
@@ -44,7 +36,7 @@ async function settle(ms = 500): Promise<void> {
 
 describe('Slack end to end: who may click, and clicks that come too late or twice', () => {
   it('an unauthorized click gets a private refusal and changes nothing; then a valid click works; a late click is told who answered', async () => {
-    const model = askingModel();
+    const model = askingModel(ASK);
     harness = await startSlackHarness({
       redisUrl: testRedisUrl(),
       model,
@@ -89,7 +81,7 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
     ['two users click at once', 'U0BOB', 'U0CAROL'],
   ] as const) {
     it(`double click (${name}): one answer, one update, one resume; the loser is told who won`, async () => {
-      const model = askingModel();
+      const model = askingModel(ASK);
       harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
       const h = harness;
       const ask = await mentionAndWaitForAsk(h, { eventId: `EvDouble-${first}-${second}` });

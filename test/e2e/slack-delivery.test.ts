@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
-import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import { askingModel } from '../support/scripted-model.js';
 import {
   askRefOf,
   mentionAndWaitForAsk,
@@ -21,14 +21,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function askingModel() {
-  return scriptedModel((prompt) => {
-    if (lastToolResults(prompt).length === 0)
-      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
-    return { text: 'FINAL done' };
-  });
-}
 
 function askPosts(h: SlackHarness, ok = true) {
   return h.fake
@@ -50,7 +42,7 @@ function mentionIn(threadTs: string, eventId: string, retryNum?: number) {
 
 describe('Slack end to end: event retries (C06)', () => {
   it('the same app_mention delivered twice starts one turn; a first-seen retry is processed', async () => {
-    const model = askingModel();
+    const model = askingModel(ASK);
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const h = harness;
     for (const threadTs of ['1780000000.000100', '1780000500.000100']) {
@@ -87,7 +79,7 @@ describe('Slack end to end: event retries (C06)', () => {
   });
 
   it('two copies of one event racing each other still start one turn', async () => {
-    const model = askingModel();
+    const model = askingModel(ASK);
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const h = harness;
     h.fake.seedMessage({ channel: 'C0OPS', user: 'U0ALICE', text: 'parent', ts: '1780000000.000100' });
@@ -105,7 +97,7 @@ describe('Slack end to end: event retries (C06)', () => {
 
 describe('Slack end to end: 429 on chat.postMessage (C09)', () => {
   it('the ask appears once, after Retry-After, and its deadline counts from the successful post', async () => {
-    const model = askingModel();
+    const model = askingModel(ASK);
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model, env: { ASK_TIMEOUT: '10m' } });
     const h = harness;
     h.fake.failNext('chat.postMessage', { status: 429, retryAfterSec: 1 });

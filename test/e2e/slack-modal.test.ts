@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
-import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import { askingModel } from '../support/scripted-model.js';
 import {
   askRefOf,
   askResultsSeen,
@@ -32,14 +32,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function askingModel(input: unknown) {
-  return scriptedModel((prompt) => {
-    if (lastToolResults(prompt).length === 0)
-      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input }] };
-    return { text: 'FINAL done' };
-  });
-}
 
 interface OpenedModal {
   callbackId: string;

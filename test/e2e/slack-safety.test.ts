@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/engine-harness.js';
 import type { FakeSlackCall } from '../support/fake-slack/index.js';
 import { testRedisUrl } from '../support/redis.js';
-import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import { askingModel } from '../support/scripted-model.js';
 import {
   askResultsSeen,
   clickRequest,
@@ -51,14 +51,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function askingModel(input: unknown, final: string) {
-  return scriptedModel((prompt) => {
-    if (lastToolResults(prompt).length === 0)
-      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input }] };
-    return { text: final };
-  });
-}
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../support/redis.js';
-import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+import { askingModel } from '../support/scripted-model.js';
 import {
   askRefOf,
   clickRequest,
@@ -20,14 +20,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function askingModel() {
-  return scriptedModel((prompt) => {
-    if (lastToolResults(prompt).length === 0)
-      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] };
-    return { text: 'FINAL done' };
-  });
-}
 
 function mention(options: { secret?: string; timestampSec?: number } = {}): SignedSlackRequest {
   return eventRequest(
@@ -80,7 +72,7 @@ describe('Slack end to end: request signatures', () => {
     ],
   ];
   it('rejects each bad request with 401 and stores and posts nothing', async () => {
-    const model = askingModel();
+    const model = askingModel(ASK);
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const h = harness;
     h.fake.seedMessage({ channel: 'C0OPS', user: 'U0ALICE', text: 'parent', ts: '1780000000.000100' });
@@ -102,7 +94,7 @@ describe('Slack end to end: request signatures', () => {
   });
 
   it('a click with a bad signature gets 401 and leaves the ask open', async () => {
-    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model: askingModel() });
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model: askingModel(ASK) });
     const h = harness;
     const ask = await mentionAndWaitForAsk(h, { eventId: 'EvSig2' });
     const good = clickRequest(h, ask, 'U0BOB', 'hp.option.0.0');

@@ -4,7 +4,9 @@ import { createHarness, type Harness, shownAsk, waitFor } from '../support/engin
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
 
-const ASK = { questions: [{ header: 'Go', question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] }] };
+const ASK = {
+  questions: [{ header: 'Go', question: 'Proceed?', options: [{ label: 'Yes' }, { label: 'No' }] }],
+};
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -16,8 +18,12 @@ describe('one turn at a time per thread', () => {
   it('a message that arrives while a turn is paused waits, then runs after it, in order', async () => {
     const model = scriptedModel((prompt) => {
       const first = prompt.find((message) => message.role === 'user');
-      const text = first?.role === 'user' ? first.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '';
-      if (text.includes('first') && lastToolResults(prompt).length === 0) return { toolCalls: [{ name: 'ask_question', input: ASK }] };
+      const text =
+        first?.role === 'user'
+          ? first.content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+          : '';
+      if (text.includes('first') && lastToolResults(prompt).length === 0)
+        return { toolCalls: [{ name: 'ask_question', input: ASK }] };
       return { text: `reply to ${text.includes('first') ? 'first' : 'second'}` };
     });
     harness = createHarness({ redisUrl: testRedisUrl(), model });
@@ -37,13 +43,28 @@ describe('one turn at a time per thread', () => {
       turnId: first.turnId,
       askId: ask.askId,
       questionIndex: 0,
-      resolution: { status: 'answered', selected: ['Yes'], other: null, answeredBy: 'U0BOB', answeredAt: new Date().toISOString(), source: 'button', assumption: null },
+      resolution: {
+        status: 'answered',
+        selected: ['Yes'],
+        other: null,
+        answeredBy: 'U0BOB',
+        answeredAt: new Date().toISOString(),
+        source: 'button',
+        assumption: null,
+      },
     });
-    const replies = await waitFor(async () => {
-      const posts = (await h.surface.events()).filter((event) => event.type === 'postMessage');
-      return posts.length === 2 ? posts : undefined;
-    }, 15_000, 'both replies');
-    expect(replies.map((event) => (event.type === 'postMessage' ? event.text : ''))).toEqual(['reply to first', 'reply to second']);
+    const replies = await waitFor(
+      async () => {
+        const posts = (await h.surface.events()).filter((event) => event.type === 'postMessage');
+        return posts.length === 2 ? posts : undefined;
+      },
+      15_000,
+      'both replies',
+    );
+    expect(replies.map((event) => (event.type === 'postMessage' ? event.text : ''))).toEqual([
+      'reply to first',
+      'reply to second',
+    ]);
     expect(await h.store.threadHolder('memory-C0OPS-1780000000.000500')).toBeNull();
   });
 });

@@ -104,3 +104,16 @@ export function promptPairingProblems(prompt: LanguageModelV3CallOptions['prompt
   });
   return problems;
 }
+
+/**
+ * The model most Slack tests need: its first step calls `ask_question` with `input`; once it has a tool
+ * result it replies `final` (after `delayMs`, to stand for a slow continuation).
+ */
+export function askingModel(input: unknown, final = 'FINAL done', delayMs = 0) {
+  return scriptedModel(async (prompt) => {
+    if (lastToolResults(prompt).length === 0)
+      return { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input }] };
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return { text: final };
+  });
+}
