@@ -49,7 +49,7 @@ export class BullmqScheduler implements Scheduler {
   }
 
   async cancelTimeout(_turnId: string, askId: string): Promise<void> {
-    const job = await this.queue.getJob(timeoutJobId(askId));
-    if (job && (await job.isDelayed())) await job.remove();
+    // One round trip; a job that is running right now is locked and stays (it will find the ask resolved).
+    await this.queue.remove(timeoutJobId(askId));
   }
 }

@@ -191,10 +191,11 @@ async function handleAction(
     resolution,
     inAllowedGroup: await inAllowedGroup(deps, client, ask, userId),
   });
-  // The answer is stored: acknowledge now, then add the resume and update the message.
+  // The answer is stored: acknowledge now, then add the resume and update the message. Both wait until the
+  // acks already due have gone out (at once when no other click is in flight).
   await ack();
   try {
-    await resumeAfterAnswer(deps.engine, result);
+    await afterAck(() => resumeAfterAnswer(deps.engine, result));
   } catch (error) {
     deps.engine.log.error(
       { err: error, askId: ref.askId },
