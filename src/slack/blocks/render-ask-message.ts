@@ -15,6 +15,7 @@ import type {
   Option,
   SectionBlock,
 } from '@slack/types';
+import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import type { AskRecord } from '../../store/types.js';
 import { mentionUser } from '../mrkdwn.js';
@@ -28,7 +29,6 @@ import {
 import { formatDuration } from './format-duration.js';
 import { SLACK_LIMITS } from './limits.js';
 import { mrkdwnText, plainText } from './text-objects.js';
-import { timeoutPickLabels } from './timeout-outcome.js';
 import { escapeAndTruncate, truncateText } from './truncate.js';
 
 /** A rendered ask message: the top-level `text` fallback (escaped mrkdwn) and the blocks. */
@@ -285,7 +285,8 @@ function dateToken(deadline: number): string {
 function deadlineLine(ask: AskRecord, question: AskQuestion, deadline: number | null): string {
   const duration = formatDuration(ask.timeoutMs);
   const when = deadline === null ? `within ${duration}` : `by ${dateToken(deadline)} (${duration})`;
-  const picks = timeoutPickLabels(question, ask.policy);
+  // What the timeout job will pick: the same rule it applies (no date needed for the labels).
+  const picks = assumeResolution(question, ask.policy, '', 'timeout').selected;
   const outcome =
     picks.length > 0
       ? `I'll assume ${listLabels(picks)} and say so.`
