@@ -3,7 +3,6 @@ import type { AskToolDefinition } from '../ask/ask-schema.js';
 import { assumeOpenQuestions } from '../ask/assume-resolution.js';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
-import { formatAskSuccessNote } from '../ask/format-ask-success-note.js';
 import type { QuestionResolution, TimeoutPolicy } from '../ask/types.js';
 import type { TurnStore } from '../store/turn-store.js';
 import type {
@@ -386,13 +385,13 @@ async function showAsk(deps: EngineDeps, turn: TurnRecord, ask: AskRecord): Prom
 
 async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskRecord): Promise<void> {
   const resolutions = ask.resolutions.filter((r): r is QuestionResolution => r !== null);
-  let text = formatAskResult(ask.questions, resolutions, { timeoutMs: ask.timeoutMs });
+  // The ignored-keys note is not stored with the ask: it is derived again from the call's raw input.
   const call = findToolCall(turn.messages, ask.toolCallId);
-  if (call) {
-    const decoded = decodeAskArguments(call.input);
-    const note = decoded.ok ? formatAskSuccessNote(decoded.ignoredKeys) : null;
-    if (note) text = `${text}\n\n${note}`;
-  }
+  const decoded = call ? decodeAskArguments(call.input) : null;
+  const text = formatAskResult(ask.questions, resolutions, {
+    timeoutMs: ask.timeoutMs,
+    ignoredKeys: decoded?.ok ? decoded.ignoredKeys : [],
+  });
   const result = textResult({ toolCallId: ask.toolCallId, toolName: deps.askTool.name }, text);
   const messages = withToolResult(turn.messages, result);
   const committed = await deps.store.commitTurn(

@@ -1,29 +1,24 @@
 import type { AssistantModelMessage, ModelMessage, ToolCallPart, ToolModelMessage, ToolResultPart } from 'ai';
 
-/** A tool result whose output is plain text. */
-export function textResult(
-  call: Pick<ToolCallPart, 'toolCallId' | 'toolName'>,
-  text: string,
-): ToolResultPart {
+type CallRef = Pick<ToolCallPart, 'toolCallId' | 'toolName'>;
+
+function result(call: CallRef, type: 'text' | 'error-text', value: string): ToolResultPart {
   return {
     type: 'tool-result',
     toolCallId: call.toolCallId,
     toolName: call.toolName,
-    output: { type: 'text', value: text },
+    output: { type, value },
   };
 }
 
+/** A tool result whose output is plain text. */
+export function textResult(call: CallRef, text: string): ToolResultPart {
+  return result(call, 'text', text);
+}
+
 /** A tool result the provider marks as an error (Anthropic `is_error: true`). */
-export function errorResult(
-  call: Pick<ToolCallPart, 'toolCallId' | 'toolName'>,
-  text: string,
-): ToolResultPart {
-  return {
-    type: 'tool-result',
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    output: { type: 'error-text', value: text },
-  };
+export function errorResult(call: CallRef, text: string): ToolResultPart {
+  return result(call, 'error-text', text);
 }
 
 /** The result given to a tool call that was not run because the turn paused for a question in the same step. */
