@@ -8,6 +8,7 @@ import { renderAskMessage } from './blocks/render-ask-message.js';
 import { encodeMessageRef, parseMessageRef } from './message-ref.js';
 import type { SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
+import { updateAskMessage } from './update-ask-message.js';
 
 /** `metadata.event_type` of every message holdpoint posts; `event_payload.key` is its idempotency key. */
 export const MESSAGE_METADATA_TYPE = 'holdpoint_message';
@@ -98,14 +99,7 @@ export class SlackSurface implements Surface {
 
   async updateAsk(conversation: ConversationRef, ask: AskRecord, messageRef: string): Promise<void> {
     const ref = parseMessageRef(messageRef) ?? { channel: conversation.channel, ts: '' };
-    if (!ref.ts) return;
-    const rendered = renderAskMessage(ask);
-    await this.options.client.chat.update({
-      channel: ref.channel,
-      ts: ref.ts,
-      text: rendered.text,
-      blocks: rendered.blocks,
-    });
+    if (ref.ts) await updateAskMessage(this.options.client, ask, ref);
   }
 
   async postMessage(
@@ -153,11 +147,9 @@ export class SlackSurface implements Surface {
     content: { text: string; blocks?: unknown[] },
   ): Promise<string> {
     const marks = this.options.marks;
-    const known = await marks.getPost(key);
-    if (known && known !== 'pending') return known;
     if (!(await marks.beginPost(key))) {
-      // Someone began this post: another process right now (wait for its ts), or an attempt that crashed
-      // between posting and recording (look for its message in the thread).
+      // Posted already (the mark holds its ts), being posted by another process right now (wait for its
+      // ts), or begun by an attempt that crashed between posting and recording (look in the thread).
       const settled = await this.waitForPost(key);
       if (settled) return settled;
       const found = await this.findPosted(conversation, key);

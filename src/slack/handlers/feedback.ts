@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { EngineLogger } from '../../agent/engine-logger.js';
 import type { AskRecord, AskTransitionResult } from '../../store/types.js';
-import { renderAskMessage } from '../blocks/render-ask-message.js';
 import { alreadyAnsweredText, askClosedText, notAllowedText } from '../blocks/render-notices.js';
 import { parseMessageRef } from '../message-ref.js';
+import { updateAskMessage } from '../update-ask-message.js';
 
 /** Where to show a person a private notice. */
 export interface NoticeTarget {
@@ -31,18 +31,16 @@ export async function notify(
   }
 }
 
-/** Re-renders the ask message after a resolution (controls go, choices and who made them stay). */
-export async function updateAskMessage(client: WebClient, log: EngineLogger, ask: AskRecord): Promise<void> {
+/** {@link updateAskMessage} for listeners: a refused update is logged, never thrown (the answer is already stored). */
+export async function updateAskMessageQuietly(
+  client: WebClient,
+  log: EngineLogger,
+  ask: AskRecord,
+): Promise<void> {
   const ref = parseMessageRef(ask.messageRef);
   if (!ref) return;
-  const rendered = renderAskMessage(ask);
   try {
-    await client.chat.update({
-      channel: ref.channel,
-      ts: ref.ts,
-      text: rendered.text,
-      blocks: rendered.blocks,
-    });
+    await updateAskMessage(client, ask, ref);
   } catch (error) {
     log.warn({ askId: ask.askId, err: error }, 'could not update the ask message');
   }
@@ -63,7 +61,7 @@ export async function reportTransition(
   switch (result.status) {
     case 'recorded':
     case 'completed':
-      if (ask) await updateAskMessage(client, log, ask);
+      if (ask) await updateAskMessageQuietly(client, log, ask);
       return;
     case 'already-resolved':
     case 'closed': {
