@@ -446,7 +446,7 @@ async function endTurn(
   messages: ModelMessage[],
   status: 'completed' | 'failed',
   text: string,
-): Promise<void> {
+): Promise<boolean> {
   const kind = status === 'completed' ? 'reply' : 'error';
   const committed = await deps.store.commitTurn(
     {
@@ -463,6 +463,7 @@ async function endTurn(
     deps.log.info({ turnId: turn.turnId, status, steps: turn.stepCount }, 'turn ended');
     deps.observe?.({ type: 'turn-ended', status, durationMs: deps.now() - Date.parse(turn.createdAt) });
   }
+  return committed.ok;
 }
 
 /** Posts what the ended turn still owes (idempotently by key), then hands the thread to the next turn. */
@@ -703,11 +704,8 @@ export async function failTurn(deps: EngineDeps, turnId: string, text: string): 
   for (let attempt = 0; attempt < 5; attempt++) {
     const turn = await deps.store.getTurn(turnId);
     if (!turn || turn.status === 'completed' || turn.status === 'failed') break;
-    const messages = withMissingResultsClosed(turn.messages);
-    const before = turn.rev;
-    await endTurn(deps, turn, messages, 'failed', text);
-    const after = await deps.store.getTurn(turnId);
-    if (after && after.rev !== before) break;
+    // A lost compare-and-set means the turn moved on meanwhile: read it again and decide again.
+    if (await endTurn(deps, turn, withMissingResultsClosed(turn.messages), 'failed', text)) break;
   }
   const turn = await deps.store.getTurn(turnId);
   if (turn) await finishTurn(deps, turn);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerAsk, cancelAsk, submitTurn } from '../../src/agent/engine.js';
+import { answerAsk, cancelAsk, failTurn, submitTurn } from '../../src/agent/engine.js';
+import { pairingProblems } from '../../src/agent/tool-messages.js';
 import { formatAskResult } from '../../src/ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
@@ -403,5 +404,23 @@ describe('other pause paths', () => {
       resolution: answered('Hotfix forward', 'U0BOB'),
     });
     expect((await finalReply(harness, turnId)).kind).toBe('reply');
+  });
+});
+
+describe('failTurn', () => {
+  it('ends a paused turn with one error message and closes the unanswered tool call', async () => {
+    const model = askThenEcho(DEPLOY_ASK);
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const start = harness.turnStart('will fail');
+    await submitTurn(harness.deps, start);
+    await shownAsk(harness, start.turnId);
+    await failTurn(harness.deps, start.turnId, 'the model kept failing');
+    await failTurn(harness.deps, start.turnId, 'the model kept failing');
+    const turn = await harness.store.getTurn(start.turnId);
+    expect(turn?.status).toBe('failed');
+    expect(pairingProblems(turn?.messages ?? [])).toEqual([]);
+    const posts = (await harness.surface.events()).filter((event) => event.type === 'postMessage');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({ kind: 'error', text: 'the model kept failing' });
   });
 });
