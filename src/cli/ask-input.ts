@@ -1,3 +1,5 @@
+import { type DecodeResult, decodeAskArguments } from '../ask/decode-ask-arguments.js';
+import { formatAskError } from '../ask/format-ask-error.js';
 import type { CliIo } from './cli-io.js';
 
 /** Outcome of {@link readAskInput}: the raw tool input, or a one-line reason it could not be read. */
@@ -38,4 +40,26 @@ export function parseAskText(text: string): unknown {
   } catch {
     return body;
   }
+}
+
+/**
+ * Reads raw `ask_question` arguments from `source` and decodes them, printing what the model would get for
+ * invalid arguments. Returns the decoded ask, or the exit code to stop with (2: unreadable input, 1: invalid).
+ */
+export async function readAndDecodeAsk(
+  command: string,
+  source: string,
+  io: CliIo,
+): Promise<{ ok: true; decoded: Extract<DecodeResult, { ok: true }> } | { ok: false; exitCode: 1 | 2 }> {
+  const input = await readAskInput(command, source, io);
+  if (!input.ok) {
+    io.stderr(`${input.message}\n`);
+    return { ok: false, exitCode: 2 };
+  }
+  const decoded = decodeAskArguments(input.raw);
+  if (!decoded.ok) {
+    io.stdout(`${formatAskError(decoded.issues)}\n`);
+    return { ok: false, exitCode: 1 };
+  }
+  return { ok: true, decoded };
 }

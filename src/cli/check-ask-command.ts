@@ -1,8 +1,6 @@
-import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
-import { formatAskError } from '../ask/format-ask-error.js';
 import { formatAskSuccessNote } from '../ask/format-ask-success-note.js';
 import type { NormalizedAsk } from '../ask/types.js';
-import { readAskInput } from './ask-input.js';
+import { readAndDecodeAsk } from './ask-input.js';
 import type { CliCommand } from './commands.js';
 
 /**
@@ -20,16 +18,9 @@ export const checkAskCommand: CliCommand = {
       io.stderr(`holdpoint check-ask: expected at most one FILE, got ${argv.length} arguments\n`);
       return 2;
     }
-    const input = await readAskInput('check-ask', argv[0] ?? '-', io);
-    if (!input.ok) {
-      io.stderr(`${input.message}\n`);
-      return 2;
-    }
-    const result = decodeAskArguments(input.raw);
-    if (!result.ok) {
-      io.stdout(`${formatAskError(result.issues)}\n`);
-      return 1;
-    }
+    const read = await readAndDecodeAsk('check-ask', argv[0] ?? '-', io);
+    if (!read.ok) return read.exitCode;
+    const result = read.decoded;
     io.stdout(`${JSON.stringify(toOutput(result.ask), null, 2)}\n`);
     const note = formatAskSuccessNote(result.ignoredKeys);
     if (note !== null) {

@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
-import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
-import { formatAskError } from '../ask/format-ask-error.js';
 import { type NormalizedAsk, TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
 import { formatDuration, parseDuration } from '../config/durations.js';
 import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
 import { renderAnswerModal } from '../slack/blocks/render-answer-modal.js';
 import { renderAskMessage } from '../slack/blocks/render-ask-message.js';
 import { ASK_RECORD_VERSION, type AskRecord } from '../store/types.js';
-import { readAskInput } from './ask-input.js';
+import { readAndDecodeAsk } from './ask-input.js';
 import type { CliCommand } from './commands.js';
 
 /** Placeholder ids and places of the preview ask (they show up in block_ids, values and modal metadata). */
@@ -55,16 +53,9 @@ export const previewAskCommand: CliCommand = {
       io.stderr(`holdpoint preview-ask: ${parsed}\nUsage: ${USAGE}\n`);
       return 2;
     }
-    const input = await readAskInput('preview-ask', parsed.source, io);
-    if (!input.ok) {
-      io.stderr(`${input.message}\n`);
-      return 2;
-    }
-    const result = decodeAskArguments(input.raw);
-    if (!result.ok) {
-      io.stdout(`${formatAskError(result.issues)}\n`);
-      return 1;
-    }
+    const read = await readAndDecodeAsk('preview-ask', parsed.source, io);
+    if (!read.ok) return read.exitCode;
+    const result = read.decoded;
     const ask = previewAskRecord(result.ask, parsed.timeoutMs, parsed.policy);
     if (parsed.modal !== null) {
       if (parsed.modal > ask.questions.length) {
