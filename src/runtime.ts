@@ -205,7 +205,11 @@ export async function startRuntime(
   };
   try {
     await assertRedisUsable(connections, logger, config.redis.url);
-    const storeOptions = tuning.storePrefix ? { prefix: tuning.storePrefix } : {};
+    const storeOptions = {
+      ...(tuning.storePrefix ? { prefix: tuning.storePrefix } : {}),
+      onBackgroundError: (error: unknown, operation: string) =>
+        logger.warn({ err: error, operation }, 'a Redis index write failed; the sweep repairs it'),
+    };
     const workerStore = new RedisTurnStore(connections.bullmq, storeOptions);
     const requestStore = new RedisTurnStore(connections.request, storeOptions);
     const marks = new RedisSlackMarks(connections.bullmq, storeOptions);

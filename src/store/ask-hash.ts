@@ -1,4 +1,6 @@
+import type { QuestionResolution } from '../ask/types.js';
 import { StateError } from '../errors.js';
+import { type DefinitionCache, deepFreeze } from './definition-cache.js';
 import {
   deserializeAskDefinition,
   deserializeQuestionResolution,
@@ -6,9 +8,17 @@ import {
 } from './schemas.js';
 import type { AskDefinition, AskRecord, AskStatus } from './types.js';
 
+/** A resolution this process wrote, with the exact JSON it sent (see {@link askRecordFromHash}). */
+export interface WrittenResolution {
+  /** Question index, 0-based. */
+  index: number;
+  json: string;
+  resolution: QuestionResolution;
+}
+
 /**
  * Storage of one ask as a Redis hash. Fields:
- * - `def`: AskDefinition JSON, written once by `pauseTurn`.
+ * - `def`: AskDefinition JSON, written once by `pauseTurn`; `dsum`: its {@link definitionDigest}.
  * - `status`: `open` | `resolved`.
  * - `r0`..`r2`: QuestionResolution JSON per question; absent while unresolved.
  * - `qcount`, `requestedBy`, `amode` (`anyone`|`requester`|`list`), `ausers` (`,U1,U2,`), `timeoutMs`,
@@ -35,6 +45,25 @@ export function askDefinitionJson(ask: AskDefinition): string {
   return serializeAskDefinition(ask);
 }
 
+/**
+ * Fields of the `answerQuestion` reply after its code, in order; then `r0`..`r<qcount-1>`. A field is nil when
+ * absent; `def` is nil also when the caller's digest matched (see `lua/answerQuestion-1.lua`).
+ */
+const ANSWER_REPLY_FIELDS = ['def', 'dsum', 'status', 'shownAt', 'deadline', 'messageRef', 'resumeQueuedAt'];
+
+/** Turns the values of an `answerQuestion` reply (after the code) into the ask hash fields they hold. */
+export function hashFromAnswerReply(values: readonly unknown[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === null || value === undefined) continue;
+    const field =
+      i < ANSWER_REPLY_FIELDS.length ? ANSWER_REPLY_FIELDS[i] : `r${i - ANSWER_REPLY_FIELDS.length}`;
+    if (field !== undefined) hash[field] = String(value);
+  }
+  return hash;
+}
+
 /** Turns a flat `HGETALL` reply (`[field, value, ...]`) into an object. */
 export function hashFromReply(reply: unknown): Record<string, string> {
   const hash: Record<string, string> = {};
@@ -45,33 +74,25 @@ export function hashFromReply(reply: unknown): Record<string, string> {
   return hash;
 }
 
-/** Parsed definitions by their stored JSON (a definition is written once and never changes). */
-const definitionCache = new Map<string, AskDefinition>();
-/** Entries kept; the oldest is dropped first. About 2-4 KB each. */
-const DEFINITION_CACHE_SIZE = 1_000;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
-
 /**
- * Parses `def` once per distinct JSON text: the answer path reads the same definition on every click, and the
- * zod check is most of its CPU cost. Returned definitions are deeply frozen (shared between reads).
+ * The definition of an ask hash: from `definitions` when the hash's digest (`dsum`) matches the
+ * cached one (then `def` is neither needed nor parsed), else parsed from `def` and cached under its digest.
+ * Asks written before digests existed (no `dsum`) are parsed on every read.
  */
-function cachedDefinition(json: string, key: string): AskDefinition {
-  const cached = definitionCache.get(json);
+function definitionOf(
+  hash: Record<string, string>,
+  key: string,
+  definitions: DefinitionCache,
+): AskDefinition {
+  const digest = hash.dsum;
+  const cached = definitions.get(key, digest);
   if (cached) return cached;
-  const definition = deepFreeze(deserializeAskDefinition(json, key));
-  if (definitionCache.size >= DEFINITION_CACHE_SIZE) {
-    const oldest = definitionCache.keys().next();
-    if (!oldest.done) definitionCache.delete(oldest.value);
+  const def = hash.def;
+  if (def === undefined) {
+    throw new StateError('state_invalid_record', `Ask ${key} has no definition`, { fields: { key } });
   }
-  definitionCache.set(json, definition);
-  return definition;
+  const definition = deserializeAskDefinition(def, key);
+  return digest === undefined ? deepFreeze(definition) : definitions.set(key, digest, definition);
 }
 
 function optionalNumber(hash: Record<string, string>, field: string, key: string): number | null {
@@ -88,16 +109,18 @@ function optionalNumber(hash: Record<string, string>, field: string, key: string
 
 /**
  * Reads an ask hash into an {@link AskRecord}. The definition part (`questions`, `answerers`, `conversation`)
- * is deeply frozen and shared between reads of the same ask: copy before changing it.
+ * is deeply frozen and shared between reads of the same ask: copy before changing it. `written` is a
+ * resolution this process just stored: when the hash holds exactly its JSON it is used as is, not parsed.
  * @throws StateError `state_invalid_record` (missing `def`, bad status or number), and whatever
  *   {@link deserializeAskDefinition} / {@link deserializeQuestionResolution} throw.
  */
-export function askRecordFromHash(hash: Record<string, string>, key: string): AskRecord {
-  const def = hash.def;
-  if (def === undefined) {
-    throw new StateError('state_invalid_record', `Ask ${key} has no definition`, { fields: { key } });
-  }
-  const definition = cachedDefinition(def, key);
+export function askRecordFromHash(
+  hash: Record<string, string>,
+  key: string,
+  definitions: DefinitionCache,
+  written?: WrittenResolution,
+): AskRecord {
+  const definition = definitionOf(hash, key, definitions);
   const status = hash.status;
   if (status !== 'open' && status !== 'resolved') {
     throw new StateError('state_invalid_record', `Ask ${key} has an unknown status ${String(status)}`, {
@@ -106,7 +129,9 @@ export function askRecordFromHash(hash: Record<string, string>, key: string): As
   }
   const resolutions = definition.questions.map((_, index) => {
     const raw = hash[`r${index}`];
-    return raw === undefined ? null : deserializeQuestionResolution(raw, `${key} r${index}`);
+    if (raw === undefined) return null;
+    if (written?.index === index && written.json === raw) return written.resolution;
+    return deserializeQuestionResolution(raw, `${key} r${index}`);
   });
   return {
     ...definition,

@@ -1,10 +1,17 @@
 import type { Redis } from 'ioredis';
-import type { QuestionResolution } from '../ask/types.js';
+import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
 import { HoldpointError, SystemError } from '../errors.js';
-import { askDefinitionJson, askIndexFields, askRecordFromHash, hashFromReply } from './ask-hash.js';
+import {
+  askDefinitionJson,
+  askIndexFields,
+  askRecordFromHash,
+  hashFromAnswerReply,
+  hashFromReply,
+} from './ask-hash.js';
+import { type DefinitionCache, definitionCache, definitionDigest } from './definition-cache.js';
 import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
 import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
-import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
+import { deserializeAskDefinition, deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
 import type { CommitResult, TurnStore } from './turn-store.js';
 import type { AskDefinition, AskRecord, AskTransitionResult, TurnRecord, TurnStatus } from './types.js';
@@ -35,6 +42,17 @@ export interface RedisTurnStoreOptions {
    * @defaultValue 24 hours (86,400,000 ms)
    */
   endedRetentionMs?: number;
+  /**
+   * Called when a write that nobody waits for fails: the index move after an answer completed an ask (see
+   * {@link RedisTurnStore.answerQuestion}). The composition root logs it; the sweep repairs the index.
+   * @defaultValue ignore
+   */
+  onBackgroundError?: (error: unknown, operation: string) => void;
+  /**
+   * Parsed ask definitions by key (see {@link DefinitionCache}).
+   * @defaultValue the process-wide {@link definitionCache}, shared by every store of the process
+   */
+  definitions?: DefinitionCache;
 }
 
 const ENDED: ReadonlySet<TurnStatus> = new Set<TurnStatus>(['completed', 'failed']);
@@ -63,8 +81,10 @@ export class RedisTurnStore implements TurnStore {
   readonly #scripts: Readonly<Record<ScriptName, ScriptCall>>;
   readonly #retentionMs: number;
   readonly #endedRetentionMs: number;
+  readonly #onBackgroundError: (error: unknown, operation: string) => void;
+  readonly #definitions: DefinitionCache;
   /** Index moves waiting for the next flush (see #moveToUnresumed). */
-  #indexBatch: { members: Map<string, number>; done: Promise<void> } | null = null;
+  #indexBatch: Map<string, number> | null = null;
 
   /**
    * @param redis a connected ioredis client; the store defines its scripts on it (`defineCommand`).
@@ -75,6 +95,8 @@ export class RedisTurnStore implements TurnStore {
     this.keys = new StoreKeys(options.prefix ?? DEFAULT_KEY_PREFIX);
     this.#retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.#endedRetentionMs = options.endedRetentionMs ?? DEFAULT_ENDED_RETENTION_MS;
+    this.#onBackgroundError = options.onBackgroundError ?? (() => {});
+    this.#definitions = options.definitions ?? definitionCache;
     this.#scripts = defineStoreScripts(redis);
   }
 
@@ -117,6 +139,8 @@ export class RedisTurnStore implements TurnStore {
     const askKey = this.keys.ask(next.turnId, ask.askId);
     const member = askIndexMember(next.turnId, ask.askId);
     const openKey = this.keys.openAsks();
+    const json = askDefinitionJson(ask);
+    const digest = definitionDigest(json);
     // Index first: a crash after this line leaves a dangling member the sweep drops (not-found), never an
     // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks).
     const added = await this.#call('pauseTurn', openKey, () =>
@@ -129,11 +153,14 @@ export class RedisTurnStore implements TurnStore {
         String(expectedRev),
         serializeTurnRecord({ ...next, rev: expectedRev + 1 }),
         ask.timeoutMs + this.#retentionMs,
-        askDefinitionJson(ask),
+        json,
         ...askIndexFields(ask),
+        digest,
       ),
     );
     const result = commitResultOf(reply, turnKey);
+    // What a read of this ask would parse, cached so that answering it in this process skips `def`.
+    if (result.ok) this.#definitions.set(askKey, digest, deserializeAskDefinition(json, askKey));
     if (!result.ok && added === 1) {
       await this.#call('pauseTurn', openKey, () => this.#redis.zrem(openKey, member));
     }
@@ -143,7 +170,7 @@ export class RedisTurnStore implements TurnStore {
   async getAsk(turnId: string, askId: string): Promise<AskRecord | null> {
     const key = this.keys.ask(turnId, askId);
     const hash = await this.#call('getAsk', key, () => this.#redis.hgetall(key));
-    return Object.keys(hash).length === 0 ? null : askRecordFromHash(hash, key);
+    return Object.keys(hash).length === 0 ? null : askRecordFromHash(hash, key, this.#definitions);
   }
 
   async markAskShown(
@@ -167,7 +194,7 @@ export class RedisTurnStore implements TurnStore {
     const { code, rest } = scriptReply(reply, key);
     if (code === SCRIPT_CODE.notFound) return null;
     if (code !== SCRIPT_CODE.ok && code !== SCRIPT_CODE.unchanged) throw unknownCode(code, key);
-    const ask = askRecordFromHash(hashFromReply(rest[0]), key);
+    const ask = askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions);
     if (code === SCRIPT_CODE.ok && ask.status === 'open' && ask.deadline !== null) {
       const openKey = this.keys.openAsks();
       const deadline = ask.deadline;
@@ -193,17 +220,32 @@ export class RedisTurnStore implements TurnStore {
   ): Promise<AskTransitionResult> {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
+    const json = JSON.stringify(resolution);
     const reply = await this.#call('answerQuestion', key, () =>
       this.#scripts.answerQuestion(
         key,
         questionIndex,
-        JSON.stringify(resolution),
+        json,
         resolution.answeredBy ?? '',
         options.inAllowedGroup === true ? '1' : '0',
         now,
+        this.#definitions.digestOf(key),
+        ASK_LIMITS.maxQuestions,
       ),
     );
-    return this.#transitionResult(reply, key, turnId, askId, now);
+    const { code, rest } = scriptReply(reply, key);
+    const status = askTransitionStatusOf(code, key);
+    if (status === 'not-found') return { status, ask: null };
+    const hash = hashFromAnswerReply(rest);
+    // The script leaves out the resolution it just stored (see lua/answerQuestion-1.lua).
+    if (status === 'recorded' || status === 'completed') hash[`r${questionIndex}`] = json;
+    const ask = askRecordFromHash(hash, key, this.#definitions, {
+      index: questionIndex,
+      json,
+      resolution,
+    });
+    if (status === 'completed') this.#moveToUnresumed(askIndexMember(turnId, askId), now);
+    return { status, ask };
   }
 
   /**
@@ -340,47 +382,53 @@ export class RedisTurnStore implements TurnStore {
     return this.#call('threadHolder', key, () => this.#redis.get(key));
   }
 
-  async #transitionResult(
+  #transitionResult(
     reply: unknown,
     key: string,
     turnId: string,
     askId: string,
     resolvedAt: number,
-  ): Promise<AskTransitionResult> {
+  ): AskTransitionResult {
     const { code, rest } = scriptReply(reply, key);
     const status = askTransitionStatusOf(code, key);
     if (status === 'not-found') return { status, ask: null };
-    const ask = askRecordFromHash(hashFromReply(rest[0]), key);
-    if (status === 'completed') {
-      const member = askIndexMember(turnId, askId);
-      await this.#call(status, this.keys.unresumedAsks(), () => this.#moveToUnresumed(member, resolvedAt));
-    }
+    const ask = askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions);
+    if (status === 'completed') this.#moveToUnresumed(askIndexMember(turnId, askId), resolvedAt);
     return { status, ask };
   }
 
   /**
-   * Moves a completed ask from the open index to the unresumed index. Moves requested in the same event-loop
-   * turn are sent together as one `ZADD` and one `ZREM` (unresumed first, back to back on one connection, so
-   * an ask is never in neither index); every caller waits for its batch. At 50 answers in flight this halves
-   * the answer latency compared with two commands per answer. Not a MULTI: the indexes are advisory.
+   * Moves a completed ask from the open index to the unresumed index, without making the caller wait: the
+   * commands are written to the connection in a microtask that runs before the caller's `await` resumes,
+   * so they are on the wire (and ordered before any later command of this client) when the caller goes on,
+   * and the answer costs one round trip. Moves requested in the same tick (replies parsed from one read)
+   * go out together as one `ZADD` and one `ZREM` in one pipeline (one socket write), unresumed first, so an
+   * ask is never in neither index.
+   * Not a MULTI: the indexes are advisory. If Redis executed the answer but never gets these commands (the
+   * host died within that round trip), the ask stays in the open index and the sweep or the timeout job
+   * resumes it at its deadline. Failures go to `onBackgroundError`.
    */
-  #moveToUnresumed(member: string, resolvedAt: number): Promise<void> {
-    let batch = this.#indexBatch;
-    if (!batch) {
-      const members = new Map<string, number>();
-      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-        this.#indexBatch = null;
-        const scored = [...members].flatMap(([name, score]) => [score, name]);
-        await Promise.all([
-          this.#redis.call('ZADD', this.keys.unresumedAsks(), ...scored),
-          this.#redis.call('ZREM', this.keys.openAsks(), ...members.keys()),
-        ]);
-      });
-      batch = { members, done };
-      this.#indexBatch = batch;
+  #moveToUnresumed(member: string, resolvedAt: number): void {
+    if (this.#indexBatch) {
+      this.#indexBatch.set(member, resolvedAt);
+      return;
     }
-    batch.members.set(member, resolvedAt);
-    return batch.done;
+    const members = new Map<string, number>([[member, resolvedAt]]);
+    this.#indexBatch = members;
+    queueMicrotask(() => {
+      this.#indexBatch = null;
+      const scored = [...members].flatMap(([name, score]) => [score, name]);
+      // A pipeline is one write to the socket; its errors are per command, in the [error, result] pairs.
+      this.#redis
+        .pipeline()
+        .zadd(this.keys.unresumedAsks(), ...scored)
+        .zrem(this.keys.openAsks(), ...members.keys())
+        .exec()
+        .then((results) => {
+          for (const [error] of results ?? []) if (error) this.#onBackgroundError(error, 'moveToUnresumed');
+        })
+        .catch((error: unknown) => this.#onBackgroundError(error, 'moveToUnresumed'));
+    });
   }
 
   async #call<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {

@@ -16,6 +16,7 @@
     ARGV[8]  listed user ids as ',U1,U2,' (field ausers)
     ARGV[9]  timeout, ms (field timeoutMs)
     ARGV[10] createdAt, epoch ms (field createdAt)
+    ARGV[11] digest of the AskDefinition JSON (field dsum, see definition-cache.ts)
 
   Output: { code, rev }
      1  paused; rev is the new rev
@@ -43,6 +44,6 @@ if current >= 0 and current < ttl then
   redis.call('PEXPIRE', turn, ttl)
 end
 redis.call('HSET', ask, 'def', ARGV[4], 'status', 'open', 'qcount', ARGV[5], 'requestedBy', ARGV[6],
-  'amode', ARGV[7], 'ausers', ARGV[8], 'timeoutMs', ARGV[9], 'createdAt', ARGV[10])
+  'amode', ARGV[7], 'ausers', ARGV[8], 'timeoutMs', ARGV[9], 'createdAt', ARGV[10], 'dsum', ARGV[11])
 redis.call('PEXPIRE', ask, ttl)
 return { 1, nextRev }

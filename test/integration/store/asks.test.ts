@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { QuestionResolution } from '../../../src/ask/types.js';
 import { StateError } from '../../../src/errors.js';
+import { DefinitionCache, definitionDigest } from '../../../src/store/definition-cache.js';
+import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
 import { answer, assumed, pausedAsk, storeForTest } from './builders.js';
 
-const { redis, store, close } = storeForTest('asks');
+const { redis, store, prefix, close } = storeForTest('asks');
 afterAll(close);
 
 describe('answerQuestion', () => {
@@ -38,6 +40,24 @@ describe('answerQuestion', () => {
       before,
     );
     expect(await redis.hget(store.keys.ask('ans-index', 'a'), 'resolvedAt')).not.toBeNull();
+  });
+
+  it('reports a failed index move to onBackgroundError; the answer itself stands', async () => {
+    const errors: Array<{ error: unknown; operation: string }> = [];
+    const failing = storeForTest('asks-index-error', {
+      onBackgroundError: (error, operation) => errors.push({ error, operation }),
+    });
+    try {
+      await pausedAsk(failing.store, 'ans-index-error', 'a');
+      await failing.redis.set(failing.store.keys.unresumedAsks(), 'not a zset');
+      const result = await failing.store.answerQuestion('ans-index-error', 'a', 0, answer('U1'));
+      expect(result.status).toBe('completed');
+      await expect.poll(() => errors.length).toBe(1);
+      expect(errors[0]?.operation).toBe('moveToUnresumed');
+      expect(String(errors[0]?.error)).toMatch(/WRONGTYPE/);
+    } finally {
+      await failing.close();
+    }
   });
 
   it('reports not-found with a null ask', async () => {
@@ -132,6 +152,67 @@ describe('answerQuestion', () => {
       expect(result.ask?.resolutions).toStrictEqual(expected === 'forbidden' ? [null] : [answer(userId)]);
     },
   );
+});
+
+describe('answerQuestion and the definition cache', () => {
+  /** A store as another process has it: same Redis and prefix, its own (empty) definition cache. */
+  function otherProcess(): { other: RedisTurnStore; definitions: DefinitionCache } {
+    const definitions = new DefinitionCache();
+    return { other: new RedisTurnStore(redis, { prefix, definitions }), definitions };
+  }
+
+  it('answers an ask this process never read: the reply carries the definition, which is then cached', async () => {
+    const written = await pausedAsk(store, 'cache-cold', 'a', { questionCount: 2 });
+    const { other, definitions } = otherProcess();
+    const key = other.keys.ask('cache-cold', 'a');
+    expect(definitions.digestOf(key)).toBe('');
+
+    const first = await other.answerQuestion('cache-cold', 'a', 0, answer('U1', 'B'));
+    expect(first.status).toBe('recorded');
+    expect(first.ask?.questions).toStrictEqual(written.questions);
+    expect(definitions.digestOf(key)).toBe(await redis.hget(key, 'dsum'));
+
+    const last = await other.answerQuestion('cache-cold', 'a', 1, answer('U2', 'A'));
+    expect(last.status).toBe('completed');
+    expect(last.ask?.questions).toStrictEqual(written.questions);
+    expect(last.ask?.resolutions).toStrictEqual([answer('U1', 'B'), answer('U2', 'A')]);
+  });
+
+  it('does not use a cached definition of an earlier ask under the same key', async () => {
+    const { other } = otherProcess();
+    await pausedAsk(other, 'cache-reused', 'a', { questionCount: 1 });
+    expect((await other.getAsk('cache-reused', 'a'))?.questions).toHaveLength(1);
+    await redis.del(store.keys.turn('cache-reused'), store.keys.ask('cache-reused', 'a'));
+    const second = await pausedAsk(store, 'cache-reused', 'a', { questionCount: 3 });
+
+    const result = await other.answerQuestion('cache-reused', 'a', 0, answer('U1'));
+    expect(result.status).toBe('recorded');
+    expect(result.ask?.questions).toStrictEqual(second.questions);
+    expect(result.ask?.resolutions).toStrictEqual([answer('U1'), null, null]);
+  });
+
+  it('reads an ask written before definition digests existed (no dsum field), on every path', async () => {
+    const written = await pausedAsk(store, 'cache-old', 'a', { questionCount: 2 });
+    const key = store.keys.ask('cache-old', 'a');
+    await redis.hdel(key, 'dsum');
+    const { other, definitions } = otherProcess();
+
+    expect((await other.getAsk('cache-old', 'a'))?.questions).toStrictEqual(written.questions);
+    const first = await other.answerQuestion('cache-old', 'a', 0, answer('U1'));
+    expect(first.ask?.questions).toStrictEqual(written.questions);
+    const cached = await store.answerQuestion('cache-old', 'a', 1, answer('U2'));
+    expect(cached.status).toBe('completed');
+    expect(cached.ask?.questions).toStrictEqual(written.questions);
+    expect(definitions.digestOf(key)).toBe('');
+  });
+
+  it('stores the digest of the definition it wrote', async () => {
+    await pausedAsk(store, 'cache-digest', 'a');
+    const key = store.keys.ask('cache-digest', 'a');
+    const def = await redis.hget(key, 'def');
+    expect(def).not.toBeNull();
+    expect(await redis.hget(key, 'dsum')).toBe(definitionDigest(def ?? ''));
+  });
 });
 
 describe('getAsk', () => {

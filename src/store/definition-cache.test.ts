@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { DefinitionCache, definitionDigest } from './definition-cache.js';
+import type { AskDefinition } from './types.js';
+
+function definition(askId: string): AskDefinition {
+  return { askId, questions: [{ header: 'H', options: [{ label: 'A' }] }] } as unknown as AskDefinition;
+}
+
+describe('definitionDigest', () => {
+  it.each([
+    ['{"a":1}', '{"a":1}', true],
+    ['{"a":1}', '{"a":2}', false],
+    ['', '', true],
+  ])('digest(%j) equals digest(%j): %s', (a, b, equal) => {
+    expect(definitionDigest(a) === definitionDigest(b)).toBe(equal);
+    expect(definitionDigest(a)).toMatch(/^[A-Za-z0-9_-]{16}$/);
+  });
+});
+
+describe('DefinitionCache', () => {
+  it.each([
+    { name: 'same digest', stored: 'd1', asked: 'd1' as string | undefined, hit: true },
+    { name: 'other digest', stored: 'd1', asked: 'd2', hit: false },
+    { name: 'no digest (record written before digests)', stored: 'd1', asked: undefined, hit: false },
+  ])('get with $name: hit $hit', ({ stored, asked, hit }) => {
+    const cache = new DefinitionCache();
+    const value = cache.set('k', stored, definition('a'));
+    expect(cache.get('k', asked)).toBe(hit ? value : undefined);
+    expect(cache.digestOf('k')).toBe(stored);
+    expect(cache.digestOf('other')).toBe('');
+  });
+
+  it('freezes what it stores, deeply', () => {
+    const value = new DefinitionCache().set('k', 'd', definition('a'));
+    expect(Object.isFrozen(value.questions[0])).toBe(true);
+  });
+
+  it('drops the oldest entry past its capacity', () => {
+    const cache = new DefinitionCache(2);
+    cache.set('k1', 'd1', definition('1'));
+    cache.set('k2', 'd2', definition('2'));
+    cache.set('k3', 'd3', definition('3'));
+    expect([cache.digestOf('k1'), cache.digestOf('k2'), cache.digestOf('k3')]).toStrictEqual([
+      '',
+      'd2',
+      'd3',
+    ]);
+  });
+});
