@@ -179,8 +179,8 @@ async function benchPause(redisUrl: string, ask: NormalizedAsk): Promise<void> {
  * Section 2, as production answers a click: one process, one request-path connection shared by every
  * listener (`createRedisConnections().request`), `concurrency` answers in flight. The asks' definitions are
  * cached (in production the click handler reads the ask before answering it); the `cold` line answers with
- * an empty definition cache, as a process that never saw the asks. The first 500 answers at each
- * concurrency warm the JIT and are not counted.
+ * an empty definition cache, as a process that never saw the asks. Steady state is measured: the first
+ * 5,000 answers of each line warm the JIT and are not counted.
  */
 async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const runs = [
@@ -191,7 +191,7 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
   for (const { concurrency, total, cold } of runs) {
     const connections = createRedisConnections(redisUrl);
     const client = connections.request;
-    const warmup = 500;
+    const warmup = 5_000;
     // Room for every ask of the run: the click handler's read keeps the definition cached in production.
     const pausing = new RedisTurnStore(client, {
       prefix: 'bench-answer',

@@ -24,8 +24,7 @@ describe('StoreKeys', () => {
   it('builds the documented layout under the default prefix', () => {
     expect(keys.turn('T1')).toBe('hp:{t:T1}:turn');
     expect(keys.ask('T1', 'A1')).toBe('hp:{t:T1}:ask:A1');
-    expect(keys.openAsks()).toBe('hp:asks:open');
-    expect(keys.unresumedAsks()).toBe('hp:asks:unresumed');
+    expect(keys.askIndex()).toBe('hp:asks');
     expect(keys.event('Ev1')).toBe('hp:event:Ev1');
     expect(keys.threadHolder('slack-C1-1.2')).toBe('hp:{th:slack-C1-1.2}:holder');
     expect(keys.threadInbox('slack-C1-1.2')).toBe('hp:{th:slack-C1-1.2}:inbox');

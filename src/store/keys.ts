@@ -3,10 +3,10 @@ import { StateError } from '../errors.js';
 /** Default key prefix of every key the store writes. */
 export const DEFAULT_KEY_PREFIX = 'hp';
 
-/** Separator between turn id and ask id in the members of the global ask indexes. */
+/** Separator between turn id and ask id in the members of the global ask index. */
 const INDEX_MEMBER_SEPARATOR = '|';
 
-/** A reference to one ask, as kept in the global indexes. */
+/** A reference to one ask, as kept in the global ask index. */
 export interface AskRef {
   turnId: string;
   askId: string;
@@ -18,9 +18,8 @@ export interface AskRef {
  * Layout (`p` = prefix, default `hp`):
  * - `p:{t:<turnId>}:turn`: hash `rev`, `data` (TurnRecord JSON).
  * - `p:{t:<turnId>}:ask:<askId>`: hash of one ask (see `redis-turn-store.ts`).
- * - `p:asks:open`: zset of open asks, member `<turnId>|<askId>`, score: `-createdAt` (epoch ms) until the ask
- *   is shown, then its `deadline` (epoch ms). See {@link RedisTurnStore.listOverdueAsks}.
- * - `p:asks:unresumed`: zset of resolved asks not yet consumed by their turn, score `resolvedAt` (epoch ms).
+ * - `p:asks`: zset of live asks (open, or resolved and not yet consumed by their turn), member
+ *   `<turnId>|<askId>`, score bands in `ask-index.ts`.
  * - `p:event:<eventId>`: event de-duplication marker.
  * - `p:{th:<threadKey>}:holder`: string, the turn id holding the thread.
  * - `p:{th:<threadKey>}:inbox`: list of JSON items waiting for the thread.
@@ -28,7 +27,7 @@ export interface AskRef {
  * - `p:slack:thread:<threadKey>`: marks a Slack thread the bot takes part in.
  *
  * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
- * Redis Cluster slot. The two global indexes are only touched by plain commands outside the scripts.
+ * Redis Cluster slot. The global ask index is only touched by single-key commands outside the scripts.
  */
 export class StoreKeys {
   readonly prefix: string;
@@ -50,14 +49,9 @@ export class StoreKeys {
     return `${this.prefix}:{t:${turnId}}:ask:${askId}`;
   }
 
-  /** Zset of open asks: `<p>:asks:open`. */
-  openAsks(): string {
-    return `${this.prefix}:asks:open`;
-  }
-
-  /** Zset of resolved asks not yet consumed by their turn: `<p>:asks:unresumed`. */
-  unresumedAsks(): string {
-    return `${this.prefix}:asks:unresumed`;
+  /** Zset of live asks: `<p>:asks` (score bands in `ask-index.ts`). */
+  askIndex(): string {
+    return `${this.prefix}:asks`;
   }
 
   /** Event de-duplication key: `<p>:event:<eventId>`. */

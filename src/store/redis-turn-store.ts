@@ -8,6 +8,7 @@ import {
   hashFromAnswerReply,
   hashFromReply,
 } from './ask-hash.js';
+import { RESOLVED_SCORE_BASE, resolvedScore } from './ask-index.js';
 import { type DefinitionCache, definitionCache, definitionDigest } from './definition-cache.js';
 import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
 import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
@@ -67,10 +68,10 @@ function scriptReply(reply: unknown, key: string): { code: number; rest: unknown
  * {@link TurnStore} on Redis (ioredis 5, standalone or Cluster: every script touches keys of one hash tag).
  *
  * Atomicity: every ask transition, the turn CAS, pause, show and the thread admission are one Lua script
- * each (`src/store/lua/`). The global indexes (`asks:open`, `asks:unresumed`) are advisory, for the sweep:
- * they are updated by single-key commands next to the scripts and are a superset of the truth (an ask is
- * indexed as open before `pauseTurn` writes it, and added to unresumed before it leaves the open index);
- * the ask hash is the truth.
+ * each (`src/store/lua/`). The global ask index (`asks`, bands in `ask-index.ts`) is advisory, for the sweep
+ * and the `asks_open` gauge: it is updated by single-key commands next to the scripts and is a superset of
+ * the truth (an ask is indexed before `pauseTurn` writes it, and stays until its turn consumed it); the ask
+ * hash is the truth.
  *
  * Errors: Redis failures are rethrown as {@link SystemError} `redis_failed`; unreadable records as
  * {@link import('../errors.js').StateError} (see `schemas.ts`). Lost races are statuses, never errors.
@@ -138,13 +139,13 @@ export class RedisTurnStore implements TurnStore {
     const turnKey = this.keys.turn(next.turnId);
     const askKey = this.keys.ask(next.turnId, ask.askId);
     const member = askIndexMember(next.turnId, ask.askId);
-    const openKey = this.keys.openAsks();
+    const indexKey = this.keys.askIndex();
     const json = askDefinitionJson(ask);
     const digest = definitionDigest(json);
     // Index first: a crash after this line leaves a dangling member the sweep drops (not-found), never an
     // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks).
-    const added = await this.#call('pauseTurn', openKey, () =>
-      this.#redis.zadd(openKey, 'NX', -Date.parse(ask.createdAt), member),
+    const added = await this.#call('pauseTurn', indexKey, () =>
+      this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
     );
     const reply = await this.#call('pauseTurn', turnKey, () =>
       this.#scripts.pauseTurn(
@@ -162,7 +163,7 @@ export class RedisTurnStore implements TurnStore {
     // What a read of this ask would parse, cached so that answering it in this process skips `def`.
     if (result.ok) this.#definitions.set(askKey, digest, deserializeAskDefinition(json, askKey));
     if (!result.ok && added === 1) {
-      await this.#call('pauseTurn', openKey, () => this.#redis.zrem(openKey, member));
+      await this.#call('pauseTurn', indexKey, () => this.#redis.zrem(indexKey, member));
     }
     return result;
   }
@@ -196,11 +197,11 @@ export class RedisTurnStore implements TurnStore {
     if (code !== SCRIPT_CODE.ok && code !== SCRIPT_CODE.unchanged) throw unknownCode(code, key);
     const ask = askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions);
     if (code === SCRIPT_CODE.ok && ask.status === 'open' && ask.deadline !== null) {
-      const openKey = this.keys.openAsks();
+      const indexKey = this.keys.askIndex();
       const deadline = ask.deadline;
-      // XX: never re-adds an ask a concurrent transition already moved out of the open index.
-      await this.#call('markAskShown', openKey, () =>
-        this.#redis.zadd(openKey, 'XX', deadline, askIndexMember(turnId, askId)),
+      // XX: never re-adds an ask its turn already consumed; GT: never takes a resolved ask back to open.
+      await this.#call('markAskShown', indexKey, () =>
+        this.#redis.zadd(indexKey, 'XX', 'GT', deadline, askIndexMember(turnId, askId)),
       );
     }
     return ask;
@@ -304,17 +305,19 @@ export class RedisTurnStore implements TurnStore {
    * @param limit maximum number of results
    */
   async listOverdueAsks(now: number, unshownGraceMs: number, limit: number): Promise<AskRef[]> {
-    const key = this.keys.openAsks();
+    const key = this.keys.askIndex();
     const members = await this.#call('listOverdueAsks', key, () =>
       this.#redis.zrangebyscore(key, unshownGraceMs - now, now, 'LIMIT', 0, limit),
     );
     return refsOf(members);
   }
 
-  /** Oldest resolution first (score `resolvedAt`, epoch ms). */
+  /** Oldest resolution first: the resolved band of the ask index (see `ask-index.ts`). */
   async listUnresumedAsks(limit: number): Promise<AskRef[]> {
-    const key = this.keys.unresumedAsks();
-    const members = await this.#call('listUnresumedAsks', key, () => this.#redis.zrange(key, 0, limit - 1));
+    const key = this.keys.askIndex();
+    const members = await this.#call('listUnresumedAsks', key, () =>
+      this.#redis.zrangebyscore(key, RESOLVED_SCORE_BASE, '+inf', 'LIMIT', 0, limit),
+    );
     return refsOf(members);
   }
 
@@ -338,17 +341,14 @@ export class RedisTurnStore implements TurnStore {
 
   /** Number of asks in the open index (for the `asks_open` gauge); may count a few stale members until the sweep removes them. */
   async countOpenAsks(): Promise<number> {
-    const key = this.keys.openAsks();
-    return this.#call('countOpenAsks', key, () => this.#redis.zcard(key));
+    const key = this.keys.askIndex();
+    return this.#call('countOpenAsks', key, () => this.#redis.zcount(key, '-inf', `(${RESOLVED_SCORE_BASE}`));
   }
 
   async unindexAsk(turnId: string, askId: string): Promise<void> {
     const member = askIndexMember(turnId, askId);
-    const openKey = this.keys.openAsks();
-    const unresumedKey = this.keys.unresumedAsks();
-    await this.#call('unindexAsk', openKey, () =>
-      Promise.all([this.#redis.zrem(openKey, member), this.#redis.zrem(unresumedKey, member)]),
-    );
+    const key = this.keys.askIndex();
+    await this.#call('unindexAsk', key, () => this.#redis.zrem(key, member));
   }
 
   async claimEvent(eventId: string, ttlMs: number): Promise<boolean> {
@@ -398,15 +398,13 @@ export class RedisTurnStore implements TurnStore {
   }
 
   /**
-   * Moves a completed ask from the open index to the unresumed index, without making the caller wait: the
-   * commands are written to the connection in a microtask that runs before the caller's `await` resumes,
-   * so they are on the wire (and ordered before any later command of this client) when the caller goes on,
-   * and the answer costs one round trip. Moves requested in the same tick (replies parsed from one read)
-   * go out together as one `ZADD` and one `ZREM` in one pipeline (one socket write), unresumed first, so an
-   * ask is never in neither index.
-   * Not a MULTI: the indexes are advisory. If Redis executed the answer but never gets these commands (the
-   * host died within that round trip), the ask stays in the open index and the sweep or the timeout job
-   * resumes it at its deadline. Failures go to `onBackgroundError`.
+   * Moves a completed ask to the resolved band of the ask index without making the caller wait: the `ZADD` is
+   * written to the connection in a microtask that runs before the caller's `await` resumes, so it is on the
+   * wire (and ordered before any later command of this client) when the caller goes on, and the answer costs
+   * one round trip. Completions in the same tick (replies parsed from one read) share one `ZADD`. If Redis
+   * executed the transition but never gets the `ZADD` (the host died within that round trip), the ask stays
+   * in the open band and the sweep or the timeout job resumes it at its deadline. Failures go to
+   * `onBackgroundError`.
    */
   #moveToUnresumed(member: string, resolvedAt: number): void {
     if (this.#indexBatch) {
@@ -417,16 +415,9 @@ export class RedisTurnStore implements TurnStore {
     this.#indexBatch = members;
     queueMicrotask(() => {
       this.#indexBatch = null;
-      const scored = [...members].flatMap(([name, score]) => [score, name]);
-      // A pipeline is one write to the socket; its errors are per command, in the [error, result] pairs.
+      const scored = [...members].flatMap(([name, at]) => [resolvedScore(at), name]);
       this.#redis
-        .pipeline()
-        .zadd(this.keys.unresumedAsks(), ...scored)
-        .zrem(this.keys.openAsks(), ...members.keys())
-        .exec()
-        .then((results) => {
-          for (const [error] of results ?? []) if (error) this.#onBackgroundError(error, 'moveToUnresumed');
-        })
+        .zadd(this.keys.askIndex(), 'GT', ...scored)
         .catch((error: unknown) => this.#onBackgroundError(error, 'moveToUnresumed'));
     });
   }

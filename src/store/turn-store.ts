@@ -76,7 +76,7 @@ export interface TurnStore {
   ): Promise<Array<{ turnId: string; askId: string }>>;
   /** Asks that are resolved but whose turn has not consumed them yet (index maintained by the store). */
   listUnresumedAsks(limit: number): Promise<Array<{ turnId: string; askId: string }>>;
-  /** Removes an ask from the open/unresumed indexes (after the turn consumed it). */
+  /** Removes an ask from the ask index (after the turn consumed it). */
   unindexAsk(turnId: string, askId: string): Promise<void>;
   /**
    * Slack event de-duplication: `SET NX` with a TTL. Returns true the first time an id is seen

@@ -1,12 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { QuestionResolution } from '../../../src/ask/types.js';
 import { StateError } from '../../../src/errors.js';
+import { askIndexBand, resolvedScore } from '../../../src/store/ask-index.js';
 import { DefinitionCache, definitionDigest } from '../../../src/store/definition-cache.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
 import { answer, assumed, pausedAsk, storeForTest } from './builders.js';
 
 const { redis, store, prefix, close } = storeForTest('asks');
 afterAll(close);
+
+/** Where the ask index puts a member (`null`: not indexed). */
+async function band(member: string): Promise<ReturnType<typeof askIndexBand> | null> {
+  const score = await redis.zscore(store.keys.askIndex(), member);
+  return score === null ? null : askIndexBand(Number(score));
+}
 
 describe('answerQuestion', () => {
   it('records, then completes, then reports already-resolved and closed', async () => {
@@ -30,16 +37,14 @@ describe('answerQuestion', () => {
     expect(late.ask?.resolutions[1]).toStrictEqual(answer('U2', 'A'));
   });
 
-  it('moves a completed ask from the open index to the unresumed index', async () => {
+  it('moves a completed ask to the resolved band of the index, scored by its resolvedAt', async () => {
     await pausedAsk(store, 'ans-index', 'a');
-    expect(await redis.zscore(store.keys.openAsks(), 'ans-index|a')).not.toBeNull();
-    const before = Date.now();
+    expect(await band('ans-index|a')).toBe('unshown');
     await store.answerQuestion('ans-index', 'a', 0, answer('U1'));
-    expect(await redis.zscore(store.keys.openAsks(), 'ans-index|a')).toBeNull();
-    expect(Number(await redis.zscore(store.keys.unresumedAsks(), 'ans-index|a'))).toBeGreaterThanOrEqual(
-      before,
-    );
-    expect(await redis.hget(store.keys.ask('ans-index', 'a'), 'resolvedAt')).not.toBeNull();
+    const resolvedAt = Number(await redis.hget(store.keys.ask('ans-index', 'a'), 'resolvedAt'));
+    expect(resolvedAt).toBeGreaterThan(0);
+    expect(Number(await redis.zscore(store.keys.askIndex(), 'ans-index|a'))).toBe(resolvedScore(resolvedAt));
+    expect(await store.listUnresumedAsks(10_000)).toContainEqual({ turnId: 'ans-index', askId: 'a' });
   });
 
   it('reports a failed index move to onBackgroundError; the answer itself stands', async () => {
@@ -49,7 +54,8 @@ describe('answerQuestion', () => {
     });
     try {
       await pausedAsk(failing.store, 'ans-index-error', 'a');
-      await failing.redis.set(failing.store.keys.unresumedAsks(), 'not a zset');
+      await failing.redis.del(failing.store.keys.askIndex());
+      await failing.redis.set(failing.store.keys.askIndex(), 'not a zset');
       const result = await failing.store.answerQuestion('ans-index-error', 'a', 0, answer('U1'));
       expect(result.status).toBe('completed');
       await expect.poll(() => errors.length).toBe(1);
@@ -243,7 +249,7 @@ describe('resolveOpenQuestions', () => {
     expect(result.ask?.resolutions).toStrictEqual([assumed('A'), answer('U1', 'B'), assumed('B')]);
     const again = await store.resolveOpenQuestions('res-1', 'a', fallbacks);
     expect(again.status).toBe('closed');
-    expect(await redis.zscore(store.keys.unresumedAsks(), 'res-1|a')).not.toBeNull();
+    expect(await band('res-1|a')).toBe('resolved');
   });
 
   it('resolves as not shown', async () => {
@@ -313,7 +319,7 @@ describe('markAskShown', () => {
       deadline: 1_700_000_060_000,
       messageRef: ref,
     });
-    expect(await redis.zscore(store.keys.openAsks(), 'shown-1|a')).toBe('1700000060000');
+    expect(await redis.zscore(store.keys.askIndex(), 'shown-1|a')).toBe('1700000060000');
   });
 
   it('keeps messageRef null when none is given', async () => {
@@ -325,11 +331,14 @@ describe('markAskShown', () => {
     expect(await store.markAskShown('nope', 'a', Date.now(), null)).toBeNull();
   });
 
-  it('does not put a resolved ask back into the open index', async () => {
+  it('does not take a resolved ask back to open, nor re-add a consumed one', async () => {
     await pausedAsk(store, 'shown-late', 'a');
     await store.resolveOpenQuestions('shown-late', 'a', [assumed()]);
     await store.markAskShown('shown-late', 'a', Date.now(), null);
-    expect(await redis.zscore(store.keys.openAsks(), 'shown-late|a')).toBeNull();
+    expect(await band('shown-late|a')).toBe('resolved');
+    await store.unindexAsk('shown-late', 'a');
+    await store.markAskShown('shown-late', 'a', Date.now(), null);
+    expect(await band('shown-late|a')).toBeNull();
   });
 });
 
@@ -400,6 +409,25 @@ describe('indexes', () => {
         await new Promise((resolve) => setTimeout(resolve, 3));
       }
       expect((await local.store.listUnresumedAsks(2)).map((r) => r.turnId)).toStrictEqual(['u1', 'u2']);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('counts unshown and shown open asks as open, resolved ones not, and drops consumed ones', async () => {
+    const local = storeForTest('count-open');
+    try {
+      await pausedAsk(local.store, 'c-unshown', 'a');
+      await pausedAsk(local.store, 'c-shown', 'a');
+      await local.store.markAskShown('c-shown', 'a', Date.now(), null);
+      await pausedAsk(local.store, 'c-resolved', 'a');
+      await local.store.answerQuestion('c-resolved', 'a', 0, answer('U1'));
+      expect(await local.store.countOpenAsks()).toBe(2);
+      expect(await local.store.listUnresumedAsks(10)).toStrictEqual([{ turnId: 'c-resolved', askId: 'a' }]);
+      expect(await local.store.listOverdueAsks(Date.now() + 3_600_000_000, 0, 10)).toHaveLength(2);
+      await local.store.unindexAsk('c-resolved', 'a');
+      expect(await local.store.listUnresumedAsks(10)).toStrictEqual([]);
+      expect(await local.store.countOpenAsks()).toBe(2);
     } finally {
       await local.close();
     }

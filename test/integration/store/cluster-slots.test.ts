@@ -42,7 +42,7 @@ describe('Redis Cluster slots', () => {
       keys.threadInbox(id),
       keys.event(id),
     ]);
-    all.push(keys.openAsks(), keys.unresumedAsks(), 'foo', '{user1000}.following', 'foo{}{bar}');
+    all.push(keys.askIndex(), 'foo', '{user1000}.following', 'foo{}{bar}');
     for (const key of all) {
       expect(clusterSlot(key)).toBe(Number(await redis.call('CLUSTER', 'KEYSLOT', key)));
     }

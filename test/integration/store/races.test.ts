@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOLVED_SCORE_BASE } from '../../../src/store/ask-index.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
 import type { AskTransitionResult } from '../../../src/store/types.js';
 import { testRedisClient } from '../../support/redis.js';
@@ -73,7 +74,11 @@ describe(`${ASKS} races`, () => {
     console.info(`answer vs timeout: answer first ${answerFirst}, timeout first ${timeoutFirst}`);
     const unresumed = await main.store.listUnresumedAsks(10 * ASKS);
     expect(unresumed.filter((r) => r.turnId.startsWith('race-'))).toHaveLength(ASKS);
-    const stillOpen = await main.redis.zrange(main.store.keys.openAsks(), 0, -1);
+    const stillOpen = await main.redis.zrangebyscore(
+      main.store.keys.askIndex(),
+      '-inf',
+      `(${RESOLVED_SCORE_BASE}`,
+    );
     expect(stillOpen.filter((member) => member.startsWith('race-'))).toStrictEqual([]);
   });
 

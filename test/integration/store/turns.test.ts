@@ -99,7 +99,7 @@ describe('pauseTurn', () => {
       messageRef: null,
       resumeQueuedAt: null,
     });
-    expect(await redis.zscore(store.keys.openAsks(), 'pause-1|ask-0')).toBe(
+    expect(await redis.zscore(store.keys.askIndex(), 'pause-1|ask-0')).toBe(
       String(-Date.parse(ask.createdAt)),
     );
   });
@@ -115,14 +115,14 @@ describe('pauseTurn', () => {
     );
     expect(result).toStrictEqual({ ok: false, reason: 'conflict', rev: 2 });
     expect(await redis.exists(store.keys.ask('pause-conflict', 'ask-0'))).toBe(0);
-    expect(await redis.zscore(store.keys.openAsks(), 'pause-conflict|ask-0')).toBeNull();
+    expect(await redis.zscore(store.keys.askIndex(), 'pause-conflict|ask-0')).toBeNull();
     expect(await store.getTurn('pause-conflict')).toMatchObject({ rev: 2, status: 'running' });
   });
 
   it('reports not-found for an absent turn and leaves no index member', async () => {
     const result = await store.pauseTurn(makeTurn('pause-absent'), 1, makeAsk('pause-absent', 'ask-0'));
     expect(result).toStrictEqual({ ok: false, reason: 'not-found', rev: null });
-    expect(await redis.zscore(store.keys.openAsks(), 'pause-absent|ask-0')).toBeNull();
+    expect(await redis.zscore(store.keys.askIndex(), 'pause-absent|ask-0')).toBeNull();
   });
 
   it('refuses to overwrite an existing ask (conflict) and keeps it indexed', async () => {
@@ -132,7 +132,7 @@ describe('pauseTurn', () => {
     const result = await store.pauseTurn(turn, 2, makeAsk('pause-dup', 'ask-0', { questionCount: 3 }));
     expect(result).toStrictEqual({ ok: false, reason: 'conflict', rev: 2 });
     expect((await store.getAsk('pause-dup', 'ask-0'))?.questions).toHaveLength(1);
-    expect(await redis.zscore(store.keys.openAsks(), 'pause-dup|ask-0')).not.toBeNull();
+    expect(await redis.zscore(store.keys.askIndex(), 'pause-dup|ask-0')).not.toBeNull();
   });
 
   it('gives turn and ask a TTL beyond the earliest possible deadline, then beyond the real deadline', async () => {
