@@ -1,6 +1,6 @@
 import type { QuestionResolution } from '../ask/types.js';
 import { StateError } from '../errors.js';
-import { type DefinitionCache, deepFreeze } from './definition-cache.js';
+import { type DefinitionCache, type DefinitionEntry, deepFreeze } from './definition-cache.js';
 import {
   deserializeAskDefinition,
   deserializeQuestionResolution,
@@ -83,8 +83,10 @@ function definitionOf(
   hash: Record<string, string>,
   key: string,
   definitions: DefinitionCache,
+  known: Readonly<DefinitionEntry> | undefined,
 ): AskDefinition {
   const digest = hash.dsum;
+  if (known !== undefined && digest === known.digest) return known.definition;
   const cached = definitions.get(key, digest);
   if (cached) return cached;
   const def = hash.def;
@@ -111,6 +113,7 @@ function optionalNumber(hash: Record<string, string>, field: string, key: string
  * Reads an ask hash into an {@link AskRecord}. The definition part (`questions`, `answerers`, `conversation`)
  * is deeply frozen and shared between reads of the same ask: copy before changing it. `written` is a
  * resolution this process just stored: when the hash holds exactly its JSON it is used as is, not parsed.
+ * `known` is the cache entry whose digest the caller sent (the reply leaves `def` out when it matched).
  * @throws StateError `state_invalid_record` (missing `def`, bad status or number), and whatever
  *   {@link deserializeAskDefinition} / {@link deserializeQuestionResolution} throw.
  */
@@ -118,9 +121,10 @@ export function askRecordFromHash(
   hash: Record<string, string>,
   key: string,
   definitions: DefinitionCache,
-  written?: WrittenResolution,
+  options: { written?: WrittenResolution; known?: Readonly<DefinitionEntry> | undefined } = {},
 ): AskRecord {
-  const definition = definitionOf(hash, key, definitions);
+  const { written, known } = options;
+  const definition = definitionOf(hash, key, definitions, known);
   const status = hash.status;
   if (status !== 'open' && status !== 'resolved') {
     throw new StateError('state_invalid_record', `Ask ${key} has an unknown status ${String(status)}`, {

@@ -26,8 +26,8 @@ describe('DefinitionCache', () => {
     const cache = new DefinitionCache();
     const value = cache.set('k', stored, definition('a'));
     expect(cache.get('k', asked)).toBe(hit ? value : undefined);
-    expect(cache.digestOf('k')).toBe(stored);
-    expect(cache.digestOf('other')).toBe('');
+    expect(cache.entry('k')?.digest ?? '').toBe(stored);
+    expect(cache.entry('other')?.digest ?? '').toBe('');
   });
 
   it('freezes what it stores, deeply', () => {
@@ -35,15 +35,21 @@ describe('DefinitionCache', () => {
     expect(Object.isFrozen(value.questions[0])).toBe(true);
   });
 
-  it('drops the oldest entry past its capacity', () => {
+  it('drops the least recently used entry past its capacity', () => {
     const cache = new DefinitionCache(2);
+    cache.set('k0', 'd0', definition('0'));
+    cache.set('k1', 'd1', definition('1'));
+    cache.get('k0', 'd0'); // used: k1 is now the least recently used
+    cache.set('k2', 'd2', definition('2'));
+    expect(cache.entry('k0')?.digest).toBe('d0');
+    expect(cache.entry('k1')).toBeUndefined();
     cache.set('k1', 'd1', definition('1'));
     cache.set('k2', 'd2', definition('2'));
     cache.set('k3', 'd3', definition('3'));
-    expect([cache.digestOf('k1'), cache.digestOf('k2'), cache.digestOf('k3')]).toStrictEqual([
-      '',
-      'd2',
-      'd3',
-    ]);
+    expect([
+      cache.entry('k1')?.digest ?? '',
+      cache.entry('k2')?.digest ?? '',
+      cache.entry('k3')?.digest ?? '',
+    ]).toStrictEqual(['', 'd2', 'd3']);
   });
 });

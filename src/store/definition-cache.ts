@@ -10,7 +10,8 @@ export function definitionDigest(json: string): string {
   return createHash('sha1').update(json).digest('base64url').slice(0, 16);
 }
 
-interface Entry {
+/** One cached definition and the digest of the JSON it was parsed from. */
+export interface DefinitionEntry {
   digest: string;
   definition: AskDefinition;
 }
@@ -29,24 +30,33 @@ export function deepFreeze<T>(value: T): T {
  * written once and never changes, so a reader that holds the digest the ask hash stores can skip both the
  * transfer of `def` (about 1-3 KB) and its zod check: `answerQuestion` sends the digest it knows and the
  * script returns `def` only when the stored digest differs. Entries are deeply frozen and shared. Bounded:
- * past `capacity` entries the oldest one is dropped (a miss only costs the transfer and the check again).
+ * past `capacity` entries the least recently used one is dropped (a miss only costs the transfer and the check again).
  */
 export class DefinitionCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, DefinitionEntry>();
 
   /** @param capacity entries kept, each about 2-4 KB of heap. */
   constructor(readonly capacity = 2_000) {}
 
-  /** The cached definition of `key` when it was parsed from JSON with this digest, else undefined. */
+  /**
+   * The cached definition of `key` when it was parsed from JSON with this digest, else undefined. A hit
+   * makes the entry the newest, so asks in use stay cached (least recently used goes first).
+   */
   get(key: string, digest: string | undefined): AskDefinition | undefined {
     if (digest === undefined) return undefined;
     const entry = this.#entries.get(key);
-    return entry?.digest === digest ? entry.definition : undefined;
+    if (entry?.digest !== digest) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.definition;
   }
 
-  /** The digest cached for `key`, or `''` (matches no stored digest). */
-  digestOf(key: string): string {
-    return this.#entries.get(key)?.digest ?? '';
+  /**
+   * The entry of `key` (digest and definition), or undefined. A caller that sends the digest to Redis keeps
+   * this entry to read the reply: the cache may drop it before the reply arrives.
+   */
+  entry(key: string): Readonly<DefinitionEntry> | undefined {
+    return this.#entries.get(key);
   }
 
   /** Caches `definition` (frozen in place) as parsed from JSON with `digest`, and returns it. */

@@ -222,6 +222,8 @@ export class RedisTurnStore implements TurnStore {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
     const json = JSON.stringify(resolution);
+    // Kept for the reply: the script leaves def out when this digest matches, and the cache may drop the entry.
+    const known = this.#definitions.entry(key);
     const reply = await this.#call('answerQuestion', key, () =>
       this.#scripts.answerQuestion(
         key,
@@ -230,7 +232,7 @@ export class RedisTurnStore implements TurnStore {
         resolution.answeredBy ?? '',
         options.inAllowedGroup === true ? '1' : '0',
         now,
-        this.#definitions.digestOf(key),
+        known?.digest ?? '',
         ASK_LIMITS.maxQuestions,
       ),
     );
@@ -241,9 +243,8 @@ export class RedisTurnStore implements TurnStore {
     // The script leaves out the resolution it just stored (see lua/answerQuestion-1.lua).
     if (status === 'recorded' || status === 'completed') hash[`r${questionIndex}`] = json;
     const ask = askRecordFromHash(hash, key, this.#definitions, {
-      index: questionIndex,
-      json,
-      resolution,
+      written: { index: questionIndex, json, resolution },
+      known,
     });
     if (status === 'completed') this.#moveToUnresumed(askIndexMember(turnId, askId), now);
     return { status, ask };
@@ -401,7 +402,8 @@ export class RedisTurnStore implements TurnStore {
    * Moves a completed ask to the resolved band of the ask index without making the caller wait: the `ZADD` is
    * written to the connection in a microtask that runs before the caller's `await` resumes, so it is on the
    * wire (and ordered before any later command of this client) when the caller goes on, and the answer costs
-   * one round trip. Completions in the same tick (replies parsed from one read) share one `ZADD`. If Redis
+   * one round trip. Completions in the same tick (replies parsed from one read) share one `ZADD`; `XX`: an
+   * ask its turn already consumed (removed) is not added back when this arrives late. If Redis
    * executed the transition but never gets the `ZADD` (the host died within that round trip), the ask stays
    * in the open band and the sweep or the timeout job resumes it at its deadline. Failures go to
    * `onBackgroundError`.
@@ -417,7 +419,7 @@ export class RedisTurnStore implements TurnStore {
       this.#indexBatch = null;
       const scored = [...members].flatMap(([name, at]) => [resolvedScore(at), name]);
       this.#redis
-        .zadd(this.keys.askIndex(), 'GT', ...scored)
+        .zadd(this.keys.askIndex(), 'XX', 'GT', ...scored)
         .catch((error: unknown) => this.#onBackgroundError(error, 'moveToUnresumed'));
     });
   }

@@ -47,6 +47,15 @@ describe('answerQuestion', () => {
     expect(await store.listUnresumedAsks(10_000)).toContainEqual({ turnId: 'ans-index', askId: 'a' });
   });
 
+  it('does not re-add an ask to the index when its turn consumed it before the completion got there', async () => {
+    await pausedAsk(store, 'ans-consumed', 'a');
+    // The turn consumed the ask (ZREM) before this completion's ZADD arrives (a slow link, a replayed queue).
+    await store.unindexAsk('ans-consumed', 'a');
+    expect((await store.answerQuestion('ans-consumed', 'a', 0, answer('U1'))).status).toBe('completed');
+    await redis.ping();
+    expect(await band('ans-consumed|a')).toBeNull();
+  });
+
   it('reports a failed index move to onBackgroundError; the answer itself stands', async () => {
     const errors: Array<{ error: unknown; operation: string }> = [];
     const failing = storeForTest('asks-index-error', {
@@ -171,12 +180,12 @@ describe('answerQuestion and the definition cache', () => {
     const written = await pausedAsk(store, 'cache-cold', 'a', { questionCount: 2 });
     const { other, definitions } = otherProcess();
     const key = other.keys.ask('cache-cold', 'a');
-    expect(definitions.digestOf(key)).toBe('');
+    expect(definitions.entry(key)).toBeUndefined();
 
     const first = await other.answerQuestion('cache-cold', 'a', 0, answer('U1', 'B'));
     expect(first.status).toBe('recorded');
     expect(first.ask?.questions).toStrictEqual(written.questions);
-    expect(definitions.digestOf(key)).toBe(await redis.hget(key, 'dsum'));
+    expect(definitions.entry(key)?.digest).toBe(await redis.hget(key, 'dsum'));
 
     const last = await other.answerQuestion('cache-cold', 'a', 1, answer('U2', 'A'));
     expect(last.status).toBe('completed');
@@ -197,6 +206,25 @@ describe('answerQuestion and the definition cache', () => {
     expect(result.ask?.resolutions).toStrictEqual([answer('U1'), null, null]);
   });
 
+  it('answers with the definition it held when it sent the digest, even if the cache dropped it meanwhile', async () => {
+    // Capacity 2: the entry of A is the oldest, and a cold read of C evicts it while the answer to A is in flight.
+    const definitions = new DefinitionCache(2);
+    const proc = new RedisTurnStore(redis, { prefix, definitions });
+    const written = await pausedAsk(store, 'ev-a', 'a');
+    await pausedAsk(store, 'ev-b', 'a');
+    await pausedAsk(store, 'ev-c', 'a');
+    await proc.getAsk('ev-a', 'a');
+    await proc.getAsk('ev-b', 'a');
+    const [read, answered] = await Promise.all([
+      proc.getAsk('ev-c', 'a'),
+      proc.answerQuestion('ev-a', 'a', 0, answer('U1')),
+    ]);
+    expect(read?.askId).toBe('a');
+    expect(answered.status).toBe('completed');
+    expect(answered.ask?.questions).toStrictEqual(written.questions);
+    expect(await band('ev-a|a')).toBe('resolved');
+  });
+
   it('reads an ask written before definition digests existed (no dsum field), on every path', async () => {
     const written = await pausedAsk(store, 'cache-old', 'a', { questionCount: 2 });
     const key = store.keys.ask('cache-old', 'a');
@@ -209,7 +237,7 @@ describe('answerQuestion and the definition cache', () => {
     const cached = await store.answerQuestion('cache-old', 'a', 1, answer('U2'));
     expect(cached.status).toBe('completed');
     expect(cached.ask?.questions).toStrictEqual(written.questions);
-    expect(definitions.digestOf(key)).toBe('');
+    expect(definitions.entry(key)).toBeUndefined();
   });
 
   it('stores the digest of the definition it wrote', async () => {
