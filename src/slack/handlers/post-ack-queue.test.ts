@@ -26,6 +26,49 @@ describe('PostAckQueue', () => {
     queue.acked();
   });
 
+  it('waits for a quiet moment: a click arriving right after the last ack still goes first', async () => {
+    const queue = new PostAckQueue(4, 10_000, 30);
+    const ran: string[] = [];
+    queue.arrived();
+    const work = queue.run(async () => {
+      ran.push('update');
+    });
+    queue.acked();
+    await tick(5);
+    queue.arrived(); // the next click of the burst, within the quiet period
+    await tick(40);
+    expect(ran).toEqual([]);
+    queue.acked();
+    await tick(5);
+    expect(ran).toEqual([]);
+    await work;
+    expect(ran).toEqual(['update']);
+  });
+
+  it('under steady clicks (never quiet) every task still starts within maxDeferMs', async () => {
+    const queue = new PostAckQueue(4, 30, 20);
+    let clicking = true;
+    const clicks = (async () => {
+      while (clicking) {
+        queue.arrived();
+        await tick(2);
+        queue.acked();
+      }
+    })();
+    const waits = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        await tick(i * 5);
+        const started = Date.now();
+        await queue.run(async () => undefined);
+        return Date.now() - started;
+      }),
+    );
+    clicking = false;
+    await clicks;
+    expect(Math.max(...waits)).toBeLessThan(200);
+    expect(queue.waitingForAcks).toBe(0);
+  });
+
   it('runs work at once when no click is in flight', async () => {
     const queue = new PostAckQueue(4, 10_000);
     const started = Date.now();
