@@ -29,13 +29,9 @@ import { JOB_NAMES } from '../src/jobs/payloads.js';
 import { createRedisConnections } from '../src/ops/redis-connections.js';
 import { encodeMessageRef } from '../src/slack/message-ref.js';
 import { DefinitionCache } from '../src/store/definition-cache.js';
+import { newTurnRecord } from '../src/store/new-turn-record.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
-import {
-  ASK_RECORD_VERSION,
-  type AskDefinition,
-  TURN_RECORD_VERSION,
-  type TurnRecord,
-} from '../src/store/types.js';
+import { ASK_RECORD_VERSION, type AskDefinition, type TurnRecord } from '../src/store/types.js';
 import { freePort, startRedisServer } from '../test/support/redis-server.js';
 import { blockActionRequest, postToSlackApp } from '../test/support/slack-payloads.js';
 
@@ -77,22 +73,13 @@ function turnRecord(turnId: string, historyBytes: number): TurnRecord {
     messages.push(n % 2 === 0 ? { role: 'user', content: text } : { role: 'assistant', content: text });
     size += text.length;
   }
-  return {
-    version: TURN_RECORD_VERSION,
+  return newTurnRecord({
     turnId,
-    rev: 1,
-    status: 'running',
     conversation: { surface: 'slack', channel: 'C0OPS', threadTs: '1780000000.000100' },
     requestedBy: 'U0ALICE',
     messages,
-    pendingAskId: null,
-    stepCount: 0,
-    invalidAskCount: 0,
-    askCount: 0,
-    outbox: [],
-    createdAt: at,
-    updatedAt: at,
-  };
+    at,
+  });
 }
 
 function definition(turnId: string, askId: string, ask: NormalizedAsk, timeoutMs: number): AskDefinition {

@@ -4,6 +4,7 @@ import { assumeOpenQuestions } from '../ask/assume-resolution.js';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../ask/types.js';
+import { newTurnRecord } from '../store/new-turn-record.js';
 import type { TurnStore } from '../store/turn-store.js';
 import type {
   AnswererPolicy,
@@ -12,7 +13,7 @@ import type {
   AskTransitionResult,
   TurnRecord,
 } from '../store/types.js';
-import { ASK_RECORD_VERSION, TURN_RECORD_VERSION } from '../store/types.js';
+import { ASK_RECORD_VERSION } from '../store/types.js';
 import { conversationKey } from './conversation.js';
 import type { EngineLogger } from './engine-logger.js';
 import { runModelStep } from './model-step.js';
@@ -161,22 +162,15 @@ export async function startTurn(
     await deps.surface.setWorking(start.conversation, true);
     const history = await deps.surface.loadHistory(start.conversation, start.trigger);
     const at = new Date(deps.now()).toISOString();
-    const created = await deps.store.createTurn({
-      version: TURN_RECORD_VERSION,
-      turnId: start.turnId,
-      rev: 1,
-      status: 'running',
-      conversation: start.conversation,
-      requestedBy: start.requestedBy,
-      messages: history,
-      pendingAskId: null,
-      stepCount: 0,
-      invalidAskCount: 0,
-      askCount: 0,
-      outbox: [],
-      createdAt: at,
-      updatedAt: at,
-    });
+    const created = await deps.store.createTurn(
+      newTurnRecord({
+        turnId: start.turnId,
+        conversation: start.conversation,
+        requestedBy: start.requestedBy,
+        messages: history,
+        at,
+      }),
+    );
     deps.log.info({ turnId: start.turnId, created }, 'turn started');
   }
   return advanceTurn(deps, start.turnId);

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answerAsk, timeoutAsk } from '../../src/agent/engine.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
-import { ASK_RECORD_VERSION, TURN_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
+import { newTurnRecord } from '../../src/store/new-turn-record.js';
+import { ASK_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
 import { createHarness, type Harness, TEST_ENGINE_CONFIG, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';
@@ -50,22 +51,13 @@ async function pausedTurns(h: Harness, count: number): Promise<Array<{ turnId: s
           channel: 'C0OPS',
           threadTs: `1780000000.${String(n).padStart(6, '0')}`,
         };
-        const turn: TurnRecord = {
-          version: TURN_RECORD_VERSION,
+        const turn = newTurnRecord({
           turnId,
-          rev: 1,
-          status: 'running' as const,
           conversation,
           requestedBy: 'U0ALICE',
-          messages: [{ role: 'user' as const, content: `race ${n}` }],
-          pendingAskId: null,
-          stepCount: 0,
-          invalidAskCount: 0,
-          askCount: 0,
-          outbox: [],
-          createdAt: at,
-          updatedAt: at,
-        };
+          messages: [{ role: 'user', content: `race ${n}` }],
+          at,
+        });
         await h.store.createTurn(turn);
         const paused: TurnRecord = {
           ...turn,

@@ -4,6 +4,7 @@ import { advanceTurn, answerAsk } from '../../src/agent/engine.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
 import { StateError } from '../../src/errors.js';
 import { resumeJobId } from '../../src/jobs/job-ids.js';
+import { newTurnRecord } from '../../src/store/new-turn-record.js';
 import { ASK_RECORD_VERSION, TURN_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
 import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
@@ -36,22 +37,13 @@ async function storeVersionOneTurn(h: Harness, turnJson: string): Promise<string
   const decoded = decodeAskArguments(askCall.input);
   if (!decoded.ok) throw new Error('fixture ask must decode');
   const at = new Date().toISOString();
-  const current: TurnRecord = {
-    version: TURN_RECORD_VERSION,
+  const current = newTurnRecord({
     turnId: V1.turnId,
-    rev: 1,
-    status: 'running',
     conversation: V1.conversation,
     requestedBy: V1.requestedBy,
     messages: [],
-    pendingAskId: null,
-    stepCount: 0,
-    invalidAskCount: 0,
-    askCount: 0,
-    outbox: [],
-    createdAt: at,
-    updatedAt: at,
-  };
+    at,
+  });
   await h.store.createTurn(current);
   const paused = await h.store.pauseTurn({ ...current, status: 'paused', pendingAskId: V1.pendingAskId }, 1, {
     version: ASK_RECORD_VERSION,

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { QuestionResolution } from '../../../src/ask/types.js';
+import { newTurnRecord } from '../../../src/store/new-turn-record.js';
 import { RedisTurnStore, type RedisTurnStoreOptions } from '../../../src/store/redis-turn-store.js';
 import type { AnswererPolicy, AskDefinition, TurnRecord } from '../../../src/store/types.js';
 import { testRedisClient, uniquePrefix } from '../../support/redis.js';
@@ -25,20 +26,13 @@ export function storeForTest(
 /** A running version-2 turn. */
 export function makeTurn(turnId: string, overrides: Partial<TurnRecord> = {}): TurnRecord {
   return {
-    version: 2,
-    turnId,
-    rev: 1,
-    status: 'running',
-    conversation: { surface: 'slack', channel: 'C1', threadTs: '1700000000.000100' },
-    requestedBy: 'U_REQ',
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'deploy?' }] }],
-    pendingAskId: null,
-    stepCount: 0,
-    invalidAskCount: 0,
-    askCount: 0,
-    outbox: [],
-    createdAt: '2024-01-01T00:00:00.000Z',
-    updatedAt: '2024-01-01T00:00:00.000Z',
+    ...newTurnRecord({
+      turnId,
+      conversation: { surface: 'slack', channel: 'C1', threadTs: '1700000000.000100' },
+      requestedBy: 'U_REQ',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'deploy?' }] }],
+      at: '2024-01-01T00:00:00.000Z',
+    }),
     ...overrides,
   };
 }
