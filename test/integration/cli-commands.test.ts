@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureChild } from '../support/child-output.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { freePort } from '../support/redis-server.js';
@@ -111,24 +112,16 @@ describe('holdpoint serve and worker as processes', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const { stdout, stderr, exited } = captureChild(child);
     try {
       const started = Date.now();
-      while (!stdout.includes('holdpoint is running')) {
-        if (child.exitCode !== null) throw new Error(`worker exited early: ${stderr}${stdout}`);
+      while (!stdout().includes('holdpoint is running')) {
+        if (child.exitCode !== null) throw new Error(`worker exited early: ${stderr()}${stdout()}`);
         if (Date.now() - started > 20_000)
-          throw new Error(`worker did not start in 20 s: ${stderr}${stdout}`);
+          throw new Error(`worker did not start in 20 s: ${stderr()}${stdout()}`);
         await sleep(50);
       }
-      const running = stdout
+      const running = stdout()
         .split('\n')
         .filter((line) => line.includes('holdpoint is running'))
         .map((line) => JSON.parse(line) as { role?: string; port?: number });
@@ -139,8 +132,8 @@ describe('holdpoint serve and worker as processes', () => {
       const events = await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST', body: '{}' });
       expect(events.status).toBe(404);
       child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(stderr).toBe('');
+      expect((await exited).code).toBe(0);
+      expect(stderr()).toBe('');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

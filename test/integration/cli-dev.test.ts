@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRedisFlags } from '../../scripts/redis-flags.mjs';
+import { captureChild } from '../support/child-output.js';
 import { freePort } from '../support/redis-server.js';
 import { repoRoot } from '../unit/cli/holdpoint-process.js';
 
@@ -42,16 +43,11 @@ function runDev(
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
+    const captured = captureChild(child);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    void captured.closed.then(({ code }) =>
+      resolve({ code, stdout: captured.stdout(), stderr: captured.stderr() }),
+    );
   });
 }
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { captureChild } from './child-output.js';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 
@@ -25,25 +26,16 @@ export async function startWorkerProcess(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
+  const { output, exited } = captureChild(child);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker process did not start: ${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`worker process did not start: ${output()}`)), 30_000);
     const done = () => {
       clearTimeout(timer);
       resolve();
     };
     if (waitFor === 'ready') {
       child.stdout?.on('data', () => {
-        if (output.includes('ready')) done();
+        if (output().includes('ready')) done();
       });
     }
     void exited.then(done);
@@ -51,7 +43,7 @@ export async function startWorkerProcess(
   return {
     child,
     exited,
-    output: () => output,
+    output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { captureChild } from '../../support/child-output.js';
 import {
   postToSlackApp,
   type SignedSlackRequest,
@@ -84,17 +85,8 @@ function spawnApp(env: Record<string, string>): {
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<AppExit>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  return { child, exited, output: () => output };
+  const { exited, output } = captureChild(child);
+  return { child, exited, output };
 }
 
 /**

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captureChild } from '../../support/child-output.js';
 
 /** The repository root. */
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -72,19 +73,12 @@ export function runHoldpoint(args: readonly string[], options: RunOptions = {}):
       env: options.env ?? process.env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
+    const captured = captureChild(child);
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
     child.on('error', reject);
-    child.on('close', (code, signal) => {
+    void captured.closed.then(({ code, signal }) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout: captured.stdout(), stderr: captured.stderr() });
     });
     child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
