@@ -12,7 +12,7 @@ import { RESOLVED_SCORE_BASE, resolvedScore } from './ask-index.js';
 import { type DefinitionCache, definitionCache, definitionDigest } from './definition-cache.js';
 import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
 import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
-import { deserializeAskDefinition, deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
+import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
 import type { CommitResult, TurnStore } from './turn-store.js';
 import type { AskDefinition, AskRecord, AskTransitionResult, TurnRecord, TurnStatus } from './types.js';
@@ -160,8 +160,6 @@ export class RedisTurnStore implements TurnStore {
       ),
     );
     const result = commitResultOf(reply, turnKey);
-    // What a read of this ask would parse, cached so that answering it in this process skips `def`.
-    if (result.ok) this.#definitions.set(askKey, digest, deserializeAskDefinition(json, askKey));
     if (!result.ok && added === 1) {
       await this.#call('pauseTurn', indexKey, () => this.#redis.zrem(indexKey, member));
     }
