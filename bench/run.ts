@@ -12,7 +12,9 @@
  *
  * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack runs only those sections;
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
- * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there.
+ * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there;
+ * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
+ * on its own, see src/ops/coalescing-redis.ts).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -176,7 +178,11 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
     { concurrency: 50, total: 10_000, cold: true },
   ];
   for (const { concurrency, total, cold } of runs) {
-    const connections = createRedisConnections(redisUrl);
+    const maxBatch = process.env.BENCH_MAX_BATCH;
+    const connections = createRedisConnections(
+      redisUrl,
+      maxBatch ? { request: { maxBatch: Number(maxBatch) } } : {},
+    );
     const client = connections.request;
     const warmup = 5_000;
     // Room for every ask of the run, as the click handler's read keeps the definition cached in production.

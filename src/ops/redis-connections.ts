@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { CoalescingRedis } from './coalescing-redis.js';
 
 /** Defaults of the request-path client (see {@link createRedisConnections}). */
 export const REQUEST_CLIENT_DEFAULTS = {
@@ -15,7 +16,12 @@ export interface RedisConnectionsOptions {
   /** Do not connect until the first command (tests, `doctor`); default false. */
   lazyConnect?: boolean;
   /** Request-path bounds; defaults in {@link REQUEST_CLIENT_DEFAULTS}. */
-  request?: { maxRetriesPerRequest?: number; commandTimeoutMs?: number };
+  request?: {
+    maxRetriesPerRequest?: number;
+    commandTimeoutMs?: number;
+    /** Most commands grouped into one socket write (see {@link CoalescingRedis}); 1 turns grouping off. */
+    maxBatch?: number;
+  };
   /** Extra ioredis options for both clients (e.g. `tls`); the retry options above win. */
   base?: RedisOptions;
 }
@@ -32,7 +38,7 @@ export interface RedisConnections {
    * For Slack request paths (listeners that must ack within 3 s) and other latency-bound reads and writes,
    * including the turn store when it is called from a listener: fails fast while Redis is down
    * (`maxRetriesPerRequest` 1, `commandTimeout` 1000 ms) so a handler can answer "temporarily unavailable"
-   * instead of hanging.
+   * instead of hanging. A {@link CoalescingRedis}: the commands of one tick go out in one socket write.
    */
   request: Redis;
   /** Closes both clients: QUIT, then disconnect if QUIT fails (Redis down). Never throws. */
@@ -57,8 +63,9 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
   });
-  const request = new Redis(url, {
+  const request = new CoalescingRedis(url, {
     ...options.base,
+    ...(options.request?.maxBatch === undefined ? {} : { maxBatch: options.request.maxBatch }),
     connectionName: `${name}-request`,
     lazyConnect,
     maxRetriesPerRequest:

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
 import { HoldpointError, SystemError } from '../errors.js';
+import { flushWrites } from '../ops/coalescing-redis.js';
 import {
   askDefinitionJson,
   askIndexFields,
@@ -398,9 +399,9 @@ export class RedisTurnStore implements TurnStore {
 
   /**
    * Moves a completed ask to the resolved band of the ask index without making the caller wait: the `ZADD` is
-   * written to the connection in a microtask that runs before the caller's `await` resumes, so it is on the
-   * wire (and ordered before any later command of this client) when the caller goes on, and the answer costs
-   * one round trip. Completions in the same tick (replies parsed from one read) share one `ZADD`; `XX`: an
+   * written to the socket (also by a client that groups writes, see `flushWrites`) in a microtask that runs
+   * before the caller's `await` resumes, so it is on the wire (and ordered before any later command of this
+   * client) when the caller goes on, and the answer costs one round trip. Completions in the same tick (replies parsed from one read) share one `ZADD`; `XX`: an
    * ask its turn already consumed (removed) is not added back when this arrives late. If Redis
    * executed the transition but never gets the `ZADD` (the host died within that round trip), the ask stays
    * in the open band and the sweep or the timeout job resumes it at its deadline. Failures go to
@@ -419,6 +420,8 @@ export class RedisTurnStore implements TurnStore {
       this.#redis
         .zadd(this.keys.askIndex(), 'XX', 'GT', ...scored)
         .catch((error: unknown) => this.#onBackgroundError(error, 'moveToUnresumed'));
+      // Nobody awaits this ZADD: a client that groups writes must not keep it back past the caller's next step.
+      flushWrites(this.#redis);
     });
   }
 

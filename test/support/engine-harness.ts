@@ -11,6 +11,7 @@ import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-a
 import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
 import { createHoldpointWorker } from '../../src/jobs/worker.js';
+import { CoalescingRedis } from '../../src/ops/coalescing-redis.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
 import type { AskRecord } from '../../src/store/types.js';
 import { RecordingSurface } from './recording-surface.js';
@@ -61,7 +62,8 @@ export const TEST_ENGINE_CONFIG: EngineConfig = {
 export function createHarness(options: HarnessOptions): Harness {
   const prefix = options.prefix ?? `hpt-${randomUUID().slice(0, 8)}`;
   const queueName = options.queueName ?? `q-${prefix}`;
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  // The store's client groups its writes as the production request client does (see CoalescingRedis).
+  const redis = new CoalescingRedis(options.redisUrl, { maxRetriesPerRequest: null });
   const bullConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix });
   const surface = new RecordingSurface(redis, prefix);
