@@ -59,6 +59,21 @@ function summary(label: string, samples: number[], unit = 'ms'): string {
   return `${label.padEnd(58)} n=${String(sorted.length).padStart(5)}  p50 ${f(percentile(sorted, 50))} ${unit}  p99 ${f(percentile(sorted, 99))} ${unit}  min ${f(sorted[0] ?? Number.NaN)}  max ${f(sorted.at(-1) ?? Number.NaN)}`;
 }
 
+/**
+ * How many times Redis forked so far (`INFO stats` total_forks). With the compose flags (`appendonly yes`) it
+ * forks to rewrite the AOF each time the file doubled, which the bench's own setup writes make happen every
+ * few seconds; a fork slows Redis for a while (copy-on-write page faults), so the timed lines say when one
+ * overlapped them.
+ */
+async function redisForks(redis: Redis): Promise<number> {
+  return Number(/total_forks:(\d+)/.exec(await redis.info('stats'))?.[1] ?? 0);
+}
+
+/** The note a timed line gets when Redis forked `forks` times during it. */
+function forkNote(forks: number): string {
+  return forks > 0 ? `  (Redis forked ${forks}x for an AOF rewrite meanwhile)` : '';
+}
+
 function normalizedAsk(): NormalizedAsk {
   const decoded = decodeAskArguments(ASK_ARGS);
   if (!decoded.ok) throw new Error('bench ask must decode');
@@ -207,9 +222,13 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
         if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);
       }
     };
+    const forks = await redisForks(client);
     await Promise.all(Array.from({ length: concurrency }, runner));
     const label = `${concurrency} concurrent${cold ? ', cold definition cache' : ''}`;
-    console.log(summary(`2. answer-record (atomic answer-once), ${label}`, samples));
+    console.log(
+      summary(`2. answer-record (atomic answer-once), ${label}`, samples) +
+        forkNote((await redisForks(client)) - forks),
+    );
     if (!cold) {
       // For comparison, in the same harness: a bare answer-once Lua script (HSETNX on one field, no checks,
       // no reply to decode): the floor that Redis and one Node process set.
@@ -229,8 +248,12 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
           if (n >= warmup) bare.push(performance.now() - started);
         }
       };
+      const bareForks = await redisForks(client);
       await Promise.all(Array.from({ length: concurrency }, bareRunner));
-      console.log(summary(`   floor: bare answer-once Lua, ${concurrency} concurrent`, bare));
+      console.log(
+        summary(`   floor: bare answer-once Lua, ${concurrency} concurrent`, bare) +
+          forkNote((await redisForks(client)) - bareForks),
+      );
     }
     await connections.close();
   }
