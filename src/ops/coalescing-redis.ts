@@ -22,56 +22,57 @@ type SendCommand = Redis['sendCommand'];
  * An ioredis client that writes the commands issued within one tick of the event loop to its socket
  * together (one `writev` for up to `maxBatch` commands) instead of one socket write per command. Commands,
  * replies and their order are exactly those of a plain client; only the socket writes are grouped: the
- * socket is corked at the first command of a tick and uncorked at `process.nextTick`, or as soon as
- * `maxBatch` commands are waiting. Pipelines and `MULTI` write as before (ioredis writes them in one go).
+ * socket is corked at the first command of a tick and uncorked at `process.nextTick` (after the promise
+ * continuations pending then have run), or as soon as `maxBatch` commands are waiting. A pipeline or `MULTI`
+ * is written in one go, as by a plain client, and held back with whatever this tick sent before it.
  *
  * A command is therefore not on the wire when its method returns, only by the end of the tick: code that
  * must know a command left the process before it goes on (a write nobody awaits, followed by work a crash
  * must not overtake) calls {@link CoalescingRedis.flushWrites} (or {@link flushWrites} for any client).
  */
 export class CoalescingRedis extends Redis {
-  /** Not `#private`: ioredis may call `sendCommand` from its constructor, before field initializers run. */
-  private maxBatch = DEFAULT_MAX_BATCH;
-  private corked: Writable | null = null;
-  private waiting = 0;
+  readonly #maxBatch: number;
+  #corked: Writable | null = null;
+  #waiting = 0;
 
-  /** @param url `redis://` or `rediss://` URL. */
+  /**
+   * @param url `redis://` or `rediss://` URL.
+   * @throws RangeError when `maxBatch` is not an integer >= 1 (before any connection is opened).
+   */
   constructor(url: string, options: CoalescingRedisOptions = {}) {
-    const { maxBatch, ...redisOptions } = options;
-    super(url, redisOptions);
-    if (maxBatch !== undefined) {
-      if (!Number.isInteger(maxBatch) || maxBatch < 1) {
-        throw new RangeError(`maxBatch must be an integer >= 1, got ${maxBatch}`);
-      }
-      this.maxBatch = maxBatch;
+    const { maxBatch = DEFAULT_MAX_BATCH, ...redisOptions } = options;
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) {
+      throw new RangeError(`maxBatch must be an integer >= 1, got ${maxBatch}`);
     }
+    super(url, redisOptions);
+    this.#maxBatch = maxBatch;
   }
 
   override sendCommand(...args: Parameters<SendCommand>): ReturnType<SendCommand> {
     // A command with its own stream belongs to a pipeline, which ioredis writes in one go.
-    if (args[1] === undefined && (this.maxBatch ?? DEFAULT_MAX_BATCH) > 1) this.cork();
+    if (args[1] === undefined && this.#maxBatch > 1) this.#cork();
     const result = super.sendCommand(...args);
-    if (this.corked && ++this.waiting >= this.maxBatch) this.flushWrites();
+    if (this.#corked && ++this.#waiting >= this.#maxBatch) this.flushWrites();
     return result;
   }
 
   /** Writes every command held back so far to the socket now (synchronously, as far as the kernel takes it). */
   flushWrites(): void {
-    const stream = this.corked;
+    const stream = this.#corked;
     if (!stream) return;
-    this.corked = null;
-    this.waiting = 0;
+    this.#corked = null;
+    this.#waiting = 0;
     stream.uncork();
   }
 
-  private cork(): void {
-    if (this.corked || this.status !== 'ready') return;
+  #cork(): void {
+    if (this.#corked || this.status !== 'ready') return;
     const stream: Writable | undefined = this.stream;
     if (!stream?.writable) return;
     stream.cork();
-    this.corked = stream;
+    this.#corked = stream;
     process.nextTick(() => {
-      if (this.corked === stream) this.flushWrites();
+      if (this.#corked === stream) this.flushWrites();
     });
   }
 }

@@ -56,13 +56,7 @@ export interface RedisConnections {
 export function createRedisConnections(url: string, options: RedisConnectionsOptions = {}): RedisConnections {
   const name = options.connectionName ?? 'holdpoint';
   const lazyConnect = options.lazyConnect ?? false;
-  const bullmq = new Redis(url, {
-    ...options.base,
-    connectionName: `${name}-bullmq`,
-    lazyConnect,
-    maxRetriesPerRequest: null,
-    enableReadyCheck: true,
-  });
+  // First: its constructor throws on a bad maxBatch, before any connection is open.
   const request = new CoalescingRedis(url, {
     ...options.base,
     ...(options.request?.maxBatch === undefined ? {} : { maxBatch: options.request.maxBatch }),
@@ -73,6 +67,13 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
     commandTimeout: options.request?.commandTimeoutMs ?? REQUEST_CLIENT_DEFAULTS.commandTimeoutMs,
     enableReadyCheck: true,
     enableOfflineQueue: true,
+  });
+  const bullmq = new Redis(url, {
+    ...options.base,
+    connectionName: `${name}-bullmq`,
+    lazyConnect,
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
   });
   // Without a listener ioredis prints "Unhandled error event"; callers add their own logging listener.
   const ignore = (): void => {};

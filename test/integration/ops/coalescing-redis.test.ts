@@ -12,7 +12,7 @@ const CHILD = fileURLToPath(new URL('../../support/coalescing-child.ts', import.
 /** Runs the child, which sends `sets` SETs in one tick and dies by SIGKILL; returns which keys reached Redis. */
 async function keysThatReachedRedis(
   redis: Redis,
-  options: { sets: number; maxBatch: number; flush: boolean },
+  options: { sets: number; maxBatch: number; flush: boolean; reconnectFirst?: boolean; expected: number },
 ): Promise<number[]> {
   const prefix = `hp-coalesce-${randomUUID()}`;
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
@@ -23,16 +23,22 @@ async function keysThatReachedRedis(
       HP_SETS: String(options.sets),
       HP_MAX_BATCH: String(options.maxBatch),
       HP_FLUSH: options.flush ? '1' : '0',
+      HP_RECONNECT_FIRST: options.reconnectFirst ? '1' : '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const { exited, output } = captureChild(child);
   const { signal } = await exited;
   expect(signal, output()).toBe('SIGKILL');
-  // What the kernel had taken before the kill is delivered; give Redis a moment to read it.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const keys = await redis.keys(`${prefix}:*`);
-  return keys.map((key) => Number(key.slice(prefix.length + 1))).sort((a, b) => a - b);
+  // What the kernel had taken before the kill is still delivered: wait until the expected keys arrived (up to
+  // 5 s), then a little longer, so that keys that should not arrive had their chance to.
+  const keys = async () =>
+    (await redis.keys(`${prefix}:*`)).map((key) => Number(key.slice(prefix.length + 1)));
+  for (let waited = 0; waited < 5000 && (await keys()).length < options.expected; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return (await keys()).sort((a, b) => a - b);
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -81,7 +87,7 @@ describe('CoalescingRedis against a real Redis', () => {
     ]);
   });
 
-  it('goes on grouping writes on the new socket after a reconnect', async () => {
+  it('replies correctly on the new socket after a reconnect', async () => {
     const id = await client.client('ID');
     const closed = new Promise((resolve) => client.once('close', resolve));
     await redis.client('KILL', 'ID', String(id));
@@ -95,10 +101,12 @@ describe('CoalescingRedis against a real Redis', () => {
     expect(await client.client('ID')).not.toBe(id);
   });
 
-  it('rejects a maxBatch below 1', () => {
-    expect(() => new CoalescingRedis(testRedisUrl(), { maxBatch: 0, lazyConnect: true })).toThrow(
-      /maxBatch must be an integer >= 1, got 0/,
-    );
+  it('rejects a maxBatch that is not an integer >= 1 before it opens a connection', () => {
+    for (const maxBatch of [0, -1, 1.5, Number.NaN]) {
+      expect(() => new CoalescingRedis(testRedisUrl(), { maxBatch })).toThrow(
+        `maxBatch must be an integer >= 1, got ${maxBatch}`,
+      );
+    }
   });
 
   it('flushWrites() on a plain client does nothing (and does not throw)', () => {
@@ -108,18 +116,38 @@ describe('CoalescingRedis against a real Redis', () => {
   // Each child process dies by SIGKILL before its tick ends, so only what was written to the socket by then
   // reaches Redis.
   it('holds the commands of a tick back until the tick ends: a process killed within the tick sent none', async () => {
-    expect(await keysThatReachedRedis(redis, { sets: 5, maxBatch: 16, flush: false })).toEqual([]);
+    expect(await keysThatReachedRedis(redis, { sets: 5, maxBatch: 16, flush: false, expected: 0 })).toEqual(
+      [],
+    );
   }, 30_000);
 
   it('flushWrites() puts the held-back commands on the wire at once', async () => {
-    expect(await keysThatReachedRedis(redis, { sets: 5, maxBatch: 16, flush: true })).toEqual(range(5));
+    expect(await keysThatReachedRedis(redis, { sets: 5, maxBatch: 16, flush: true, expected: 5 })).toEqual(
+      range(5),
+    );
   }, 30_000);
 
   it('writes as soon as maxBatch commands wait, without waiting for the tick to end', async () => {
-    expect(await keysThatReachedRedis(redis, { sets: 20, maxBatch: 8, flush: false })).toEqual(range(16));
+    expect(await keysThatReachedRedis(redis, { sets: 20, maxBatch: 8, flush: false, expected: 16 })).toEqual(
+      range(16),
+    );
+  }, 30_000);
+
+  it('goes on holding commands back on the new socket after a reconnect', async () => {
+    expect(
+      await keysThatReachedRedis(redis, {
+        sets: 5,
+        maxBatch: 16,
+        flush: false,
+        reconnectFirst: true,
+        expected: 0,
+      }),
+    ).toEqual([]);
   }, 30_000);
 
   it('with maxBatch 1 writes every command as it is sent', async () => {
-    expect(await keysThatReachedRedis(redis, { sets: 5, maxBatch: 1, flush: false })).toEqual(range(5));
+    expect(await keysThatReachedRedis(redis, { sets: 5, maxBatch: 1, flush: false, expected: 5 })).toEqual(
+      range(5),
+    );
   }, 30_000);
 });

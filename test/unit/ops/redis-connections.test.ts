@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { CoalescingRedis } from '../../../src/ops/coalescing-redis.js';
 import { createRedisConnections, type RedisConnections } from '../../../src/ops/redis-connections.js';
 
 describe('createRedisConnections (CASES C19)', () => {
@@ -25,6 +26,14 @@ describe('createRedisConnections (CASES C19)', () => {
     expect(options.maxRetriesPerRequest).toBe(1);
     expect(options.commandTimeout).toBe(1000);
     expect(options.connectionName).toBe('holdpoint-request');
+    expect(connections.request).toBeInstanceOf(CoalescingRedis);
+    expect(connections.bullmq).not.toBeInstanceOf(CoalescingRedis);
+  });
+
+  it('refuses a bad request maxBatch before it creates either client', () => {
+    expect(() => createRedisConnections('redis://127.0.0.1:6390', { request: { maxBatch: 0 } })).toThrow(
+      'maxBatch must be an integer >= 1, got 0',
+    );
   });
 
   it('takes overrides for the request bounds and the connection names', () => {
