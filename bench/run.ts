@@ -14,7 +14,9 @@
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
  * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
- * on its own, see src/ops/coalescing-redis.ts).
+ * on its own, see src/ops/coalescing-redis.ts); BENCH_AOF_REWRITE=1 keeps Redis's automatic AOF rewrites
+ * (switched off for the run otherwise, see main()). `npm run bench` runs node with --expose-gc so that each
+ * timed part starts after a full garbage collection.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -72,6 +74,14 @@ async function redisForks(redis: Redis): Promise<number> {
 /** The note a timed line gets when Redis forked `forks` times during it. */
 function forkNote(forks: number): string {
   return forks > 0 ? `  (Redis forked ${forks}x for an AOF rewrite meanwhile)` : '';
+}
+
+/**
+ * Collects the garbage earlier sections left (when node runs with `--expose-gc`, as `npm run bench` does), so
+ * that a major GC of their heap does not land in the next timed part.
+ */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }
 
 function normalizedAsk(): NormalizedAsk {
@@ -222,6 +232,7 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
         if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);
       }
     };
+    collectGarbage();
     const forks = await redisForks(client);
     await Promise.all(Array.from({ length: concurrency }, runner));
     const label = `${concurrency} concurrent${cold ? ', cold definition cache' : ''}`;
@@ -248,6 +259,7 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
           if (n >= warmup) bare.push(performance.now() - started);
         }
       };
+      collectGarbage();
       const bareForks = await redisForks(client);
       await Promise.all(Array.from({ length: concurrency }, bareRunner));
       console.log(
@@ -283,6 +295,7 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
     },
   );
   await worker.waitUntilReady();
+  collectGarbage();
   const deps = { store, scheduler, now: () => Date.now(), ...quiet };
   for (let n = 0; n < 300; n++) {
     const { turnId, askId } = await pausedTurn(store, ask);
@@ -531,15 +544,24 @@ async function main(): Promise<void> {
   const redisUrl = process.env.REDIS_URL ?? server?.url ?? '';
   const probe = new Redis(redisUrl);
   const info = await probe.info('server');
+  // The setup of sections 1-5 writes well over 100 MB in under a minute, so Redis would fork a child to
+  // rewrite the AOF every few seconds and that child would take CPU from the timed code on this 2-core
+  // machine (a deployment rewrites when its AOF has doubled, rarely). AOF itself stays on, as in compose.
+  const keepRewrites = process.env.BENCH_AOF_REWRITE === '1' || !server;
+  if (!keepRewrites) await probe.config('SET', 'auto-aof-rewrite-percentage', '0');
   await probe.quit();
   console.log(
     `holdpoint bench: redis ${/redis_version:(\S+)/.exec(info)?.[1]} (${server ? `private, flags: ${flags.join(' ')}` : 'REDIS_URL'}), node ${process.version}`,
+  );
+  console.log(
+    `automatic AOF rewrites ${keepRewrites ? 'as configured' : 'off for the run (BENCH_AOF_REWRITE=1 keeps them)'}; garbage collected before timed parts: ${typeof (globalThis as { gc?: unknown }).gc === 'function' ? 'yes' : 'no (run node with --expose-gc)'}`,
   );
   const ask = normalizedAsk();
   try {
     const only = process.env.BENCH_ONLY?.split(',');
     const run = (name: string) => !only || only.includes(name);
     if (run('pause')) await benchPause(redisUrl, ask);
+    collectGarbage();
     if (run('answer')) await benchAnswerRecord(redisUrl, ask);
     if (run('resume')) await benchAnswerToResume(redisUrl, ask);
     if (run('timeout')) await benchTimeoutLateness(redisUrl);
