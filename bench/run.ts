@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: holdpoint's speed, measured against a private local redis-server (started with the
- * docker-compose flags) and real BullMQ. Prints numbers; asserts nothing. Runs in well under 2 minutes.
+ * docker-compose flags, plus `--save ''`: no RDB snapshots) and real BullMQ. Prints numbers; asserts nothing.
+ * Runs in under a minute. README.md "Benchmark" says what each line means.
  *
- * Sections (issue targets in brackets, for this 2-core machine):
+ * Sections (targets of the durable pause-and-resume and Slack issues in brackets, for a 2-core machine):
  * 1. pause cost: store the paused turn and its ask, add the delayed timeout job (no surface).
- * 2. answer-record latency, 1 and 50 concurrent clients of one process [p50 < 1 ms, p99 < 5 ms at 50].
+ * 2. answer-record latency, 1 and 50 concurrent clients of one process [p50 < 1 ms, p99 < 5 ms at 50, for
+ *    the line with a warm definition cache: a click handler reads the ask before it answers, so production
+ *    answers are warm; the cold line shows a process that never read the ask].
  * 3. answer-to-resume-start latency: answer stored -> resume job picked up by a worker [p50 < 1.5 ms, p99 < 10 ms].
  * 4. timeout lateness over 1,000 asks with 1-5 s timeouts [never early; p99 <= 250 ms].
  * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB].
@@ -15,8 +18,10 @@
  * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
  * on its own, see src/ops/coalescing-redis.ts); BENCH_AOF_REWRITE=1 keeps Redis's automatic AOF rewrites
- * (switched off for the run otherwise, see main()). `npm run bench` runs node with --expose-gc so that each
- * timed part starts after a full garbage collection.
+ * (switched off for the run otherwise, see main()). REDIS_URL runs against that Redis instead of a private
+ * one: the bench then leaves keys there (turns and asks under `bench-*`) and does not change its settings.
+ * `npm run bench` runs node with --expose-gc so that the bench process collects garbage before each section
+ * and each timed run of section 2 (section 6's app is a process of its own).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -64,8 +69,8 @@ function summary(label: string, samples: number[], unit = 'ms'): string {
 /**
  * How many times Redis forked so far (`INFO stats` total_forks). With the compose flags (`appendonly yes`) it
  * forks to rewrite the AOF each time the file doubled, which the bench's own setup writes make happen every
- * few seconds; a fork slows Redis for a while (copy-on-write page faults), so the timed lines say when one
- * overlapped them.
+ * few seconds unless `main()` turned automatic rewrites off; a fork slows Redis for a while, so each timed
+ * line of section 2 says when one overlapped it, and `main()` prints a line after any section one overlapped.
  */
 async function redisForks(redis: Redis): Promise<number> {
   return Number(/total_forks:(\d+)/.exec(await redis.info('stats'))?.[1] ?? 0);
@@ -549,25 +554,44 @@ async function main(): Promise<void> {
   // machine (a deployment rewrites when its AOF has doubled, rarely). AOF itself stays on, as in compose.
   const keepRewrites = process.env.BENCH_AOF_REWRITE === '1' || !server;
   if (!keepRewrites) await probe.config('SET', 'auto-aof-rewrite-percentage', '0');
-  await probe.quit();
+  const [, rewritePercentage] = (await probe.config('GET', 'auto-aof-rewrite-percentage')) as string[];
+  const [, save] = (await probe.config('GET', 'save')) as string[];
   console.log(
     `holdpoint bench: redis ${/redis_version:(\S+)/.exec(info)?.[1]} (${server ? `private, flags: ${flags.join(' ')}` : 'REDIS_URL'}), node ${process.version}`,
   );
   console.log(
-    `automatic AOF rewrites ${keepRewrites ? 'as configured' : 'off for the run (BENCH_AOF_REWRITE=1 keeps them)'}; garbage collected before timed parts: ${typeof (globalThis as { gc?: unknown }).gc === 'function' ? 'yes' : 'no (run node with --expose-gc)'}`,
+    `redis settings: save '${save}'${save ? '' : ' (no RDB snapshots)'}, auto-aof-rewrite-percentage ${rewritePercentage}${keepRewrites ? '' : ' (automatic AOF rewrites off for the run: each forks Redis and the child takes CPU from the timed code; BENCH_AOF_REWRITE=1 keeps them)'}`,
+  );
+  console.log(
+    `garbage collected before each section and each timed run of section 2: ${typeof (globalThis as { gc?: unknown }).gc === 'function' ? 'yes' : 'no (run node with --expose-gc)'}`,
   );
   const ask = normalizedAsk();
+  const sections: Array<[string, () => Promise<void>]> = [
+    ['pause', () => benchPause(redisUrl, ask)],
+    ['answer', () => benchAnswerRecord(redisUrl, ask)],
+    ['resume', () => benchAnswerToResume(redisUrl, ask)],
+    ['timeout', () => benchTimeoutLateness(redisUrl)],
+    ['bytes', () => benchBytes(redisUrl, ask)],
+    ['ack', () => benchAck(redisUrl, ask)],
+  ];
+  const only = process.env.BENCH_ONLY?.split(',');
+  const unknown = only?.filter((name) => !sections.some(([section]) => section === name)) ?? [];
   try {
-    const only = process.env.BENCH_ONLY?.split(',');
-    const run = (name: string) => !only || only.includes(name);
-    if (run('pause')) await benchPause(redisUrl, ask);
-    collectGarbage();
-    if (run('answer')) await benchAnswerRecord(redisUrl, ask);
-    if (run('resume')) await benchAnswerToResume(redisUrl, ask);
-    if (run('timeout')) await benchTimeoutLateness(redisUrl);
-    if (run('bytes')) await benchBytes(redisUrl, ask);
-    if (run('ack')) await benchAck(redisUrl, ask);
+    if (unknown.length > 0) {
+      throw new Error(
+        `BENCH_ONLY names unknown sections: ${unknown.join(', ')} (known: ${sections.map(([name]) => name).join(', ')})`,
+      );
+    }
+    for (const [name, bench] of sections) {
+      if (only && !only.includes(name)) continue;
+      collectGarbage();
+      const forks = await redisForks(probe);
+      await bench();
+      const during = (await redisForks(probe)) - forks;
+      if (during > 0) console.log(`   Redis forked ${during}x for an AOF rewrite during section "${name}"`);
+    }
   } finally {
+    await probe.quit();
     await server?.stop();
   }
   console.log(`done in ${((Date.now() - began) / 1000).toFixed(1)} s`);
