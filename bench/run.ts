@@ -195,6 +195,32 @@ async function benchPause(redisUrl: string, ask: NormalizedAsk): Promise<void> {
 }
 
 /**
+ * Runs `op(0)` .. `op(count - 1)` with `concurrency` of them in flight (each runner takes the next index
+ * when its previous op finished), times each op, and prints one summary line of the ops after the first
+ * `warmup`, noting a Redis fork that overlapped them. Garbage is collected first.
+ */
+async function timedLine(
+  label: string,
+  redis: Redis,
+  timing: { concurrency: number; count: number; warmup: number },
+  op: (n: number) => Promise<unknown>,
+): Promise<void> {
+  const samples: number[] = [];
+  let next = 0;
+  const runner = async () => {
+    for (let n = next++; n < timing.count; n = next++) {
+      const started = performance.now();
+      await op(n);
+      if (n >= timing.warmup) samples.push(performance.now() - started);
+    }
+  };
+  collectGarbage();
+  const forks = await redisForks(redis);
+  await Promise.all(Array.from({ length: timing.concurrency }, runner));
+  console.log(summary(label, samples) + forkNote((await redisForks(redis)) - forks));
+}
+
+/**
  * Section 2, as production answers a click: one process, one request-path connection shared by every
  * listener (`createRedisConnections().request`), `concurrency` answers in flight. The asks' definitions are
  * cached (in production the click handler reads the ask before answering it); the `cold` line answers with
@@ -224,52 +250,19 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
     for (let n = 0; n < warmup + total; n++) ids.push(await pausedTurn(store, ask));
     // The click handler's read of the ask, done before the timed answers (not for the cold line).
     if (!cold) for (const id of ids) await store.getAsk(id.turnId, id.askId);
-    const samples: number[] = [];
-    let next = 0;
-    const runner = async () => {
-      for (;;) {
-        const n = next++;
-        const id = ids[n];
-        if (!id) return;
-        const started = performance.now();
-        const result = await store.answerQuestion(id.turnId, id.askId, 0, answer('U0BOB'));
-        if (n >= warmup) samples.push(performance.now() - started);
-        if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);
-      }
-    };
-    collectGarbage();
-    const forks = await redisForks(client);
-    await Promise.all(Array.from({ length: concurrency }, runner));
     const label = `${concurrency} concurrent${cold ? ', cold definition cache' : ''}`;
-    console.log(
-      summary(`2. answer-record (atomic answer-once), ${label}`, samples) +
-        forkNote((await redisForks(client)) - forks),
-    );
+    const timing = { concurrency, count: warmup + total, warmup };
+    await timedLine(`2. answer-record (atomic answer-once), ${label}`, client, timing, async (n) => {
+      const id = ids[n];
+      if (!id) throw new Error(`no paused turn ${n}`);
+      const result = await store.answerQuestion(id.turnId, id.askId, 0, answer('U0BOB'));
+      if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);
+    });
     if (!cold) {
       // For comparison, in the same harness: a bare answer-once Lua script (HSETNX on one field, no checks,
       // no reply to decode): the floor that Redis and one Node process set.
-      const bare: number[] = [];
-      let bareNext = 0;
-      const bareRunner = async () => {
-        for (;;) {
-          const n = bareNext++;
-          if (n >= warmup + total) return;
-          const started = performance.now();
-          await client.eval(
-            "return redis.call('HSETNX', KEYS[1], 'r0', ARGV[1])",
-            1,
-            `bench-bare:{t:${n}}:ask`,
-            'x',
-          );
-          if (n >= warmup) bare.push(performance.now() - started);
-        }
-      };
-      collectGarbage();
-      const bareForks = await redisForks(client);
-      await Promise.all(Array.from({ length: concurrency }, bareRunner));
-      console.log(
-        summary(`   floor: bare answer-once Lua, ${concurrency} concurrent`, bare) +
-          forkNote((await redisForks(client)) - bareForks),
+      await timedLine(`   floor: bare answer-once Lua, ${concurrency} concurrent`, client, timing, (n) =>
+        client.eval("return redis.call('HSETNX', KEYS[1], 'r0', ARGV[1])", 1, `bench-bare:{t:${n}}:ask`, 'x'),
       );
     }
     await connections.close();
