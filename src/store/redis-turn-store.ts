@@ -16,7 +16,14 @@ import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/inde
 import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
 import type { CommitResult, TurnStore } from './turn-store.js';
-import type { AskDefinition, AskRecord, AskTransitionResult, TurnRecord, TurnStatus } from './types.js';
+import type {
+  AskDefinition,
+  AskRecord,
+  AskTransitionResult,
+  AskTransitionStatus,
+  TurnRecord,
+  TurnStatus,
+} from './types.js';
 
 /** 7 days in ms. */
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -235,18 +242,15 @@ export class RedisTurnStore implements TurnStore {
         ASK_LIMITS.maxQuestions,
       ),
     );
-    const { code, rest } = scriptReply(reply, key);
-    const status = askTransitionStatusOf(code, key);
-    if (status === 'not-found') return { status, ask: null };
-    const hash = hashFromAnswerReply(rest);
-    // The script leaves out the resolution it just stored (see lua/answerQuestion-1.lua).
-    if (status === 'recorded' || status === 'completed') hash[`r${questionIndex}`] = json;
-    const ask = askRecordFromHash(hash, key, this.#definitions, {
-      written: { index: questionIndex, json, resolution },
-      known,
+    return this.#transitionResult(reply, key, turnId, askId, now, (rest, status) => {
+      const hash = hashFromAnswerReply(rest);
+      // The script leaves out the resolution it just stored (see lua/answerQuestion-1.lua).
+      if (status === 'recorded' || status === 'completed') hash[`r${questionIndex}`] = json;
+      return askRecordFromHash(hash, key, this.#definitions, {
+        written: { index: questionIndex, json, resolution },
+        known,
+      });
     });
-    if (status === 'completed') this.#moveToUnresumed(askIndexMember(turnId, askId), now);
-    return { status, ask };
   }
 
   /**
@@ -382,17 +386,24 @@ export class RedisTurnStore implements TurnStore {
     return this.#call('threadHolder', key, () => this.#redis.get(key));
   }
 
+  /**
+   * The result of an ask transition script: its status, the ask as the script left it (read from the reply
+   * by `readAsk`; by default the reply carries the whole hash as its second element), and the index move
+   * when the transition completed the ask.
+   */
   #transitionResult(
     reply: unknown,
     key: string,
     turnId: string,
     askId: string,
     resolvedAt: number,
+    readAsk: (rest: unknown[], status: AskTransitionStatus) => AskRecord = (rest) =>
+      askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions),
   ): AskTransitionResult {
     const { code, rest } = scriptReply(reply, key);
     const status = askTransitionStatusOf(code, key);
     if (status === 'not-found') return { status, ask: null };
-    const ask = askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions);
+    const ask = readAsk(rest, status);
     if (status === 'completed') this.#moveToUnresumed(askIndexMember(turnId, askId), resolvedAt);
     return { status, ask };
   }
@@ -401,11 +412,11 @@ export class RedisTurnStore implements TurnStore {
    * Moves a completed ask to the resolved band of the ask index without making the caller wait: the `ZADD` is
    * written to the socket (also by a client that groups writes, see `flushWrites`) in a microtask that runs
    * before the caller's `await` resumes, so it is on the wire (and ordered before any later command of this
-   * client) when the caller goes on, and the answer costs one round trip. Completions in the same tick (replies parsed from one read) share one `ZADD`; `XX`: an
-   * ask its turn already consumed (removed) is not added back when this arrives late. If Redis
-   * executed the transition but never gets the `ZADD` (the host died within that round trip), the ask stays
-   * in the open band and the sweep or the timeout job resumes it at its deadline. Failures go to
-   * `onBackgroundError`.
+   * client) when the caller goes on, and the answer costs one round trip. Completions in the same tick
+   * (replies parsed from one read) share one `ZADD`; `XX`: an ask its turn already consumed (removed) is not
+   * added back when this arrives late. If Redis executed the transition but never gets the `ZADD` (the host
+   * died within that round trip), the ask stays in the open band and the sweep or the timeout job resumes it
+   * at its deadline. Failures go to `onBackgroundError`.
    */
   #moveToUnresumed(member: string, resolvedAt: number): void {
     if (this.#indexBatch) {
