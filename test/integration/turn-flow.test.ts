@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerAsk, cancelAsk, failTurn, submitTurn } from '../../src/agent/engine.js';
+import type { TurnStart } from '../../src/agent/scheduler.js';
 import { pairingProblems } from '../../src/agent/tool-messages.js';
 import { formatAskResult } from '../../src/ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
+import type { AskRecord } from '../../src/store/types.js';
 import { createHarness, type Harness, replyAnswers, shownAsk, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
@@ -27,6 +29,17 @@ const TWO_QUESTIONS = {
     { header: 'Q2', question: 'Pick C or D?', options: [{ label: 'C' }, { label: 'D' }] },
   ],
 };
+
+/** Starts a turn with `text` on `h` and waits until its ask is shown. */
+async function startPausedTurn(
+  h: Harness,
+  text: string,
+  startOptions?: Parameters<Harness['turnStart']>[1],
+): Promise<{ start: TurnStart; ask: AskRecord }> {
+  const start = h.turnStart(text, startOptions);
+  await submitTurn(h.deps, start);
+  return { start, ask: await shownAsk(h, start.turnId) };
+}
 
 /** A model that asks `ask` first, then replies with the text of the tool results it received. */
 function askThenEcho(ask: unknown) {
@@ -76,9 +89,7 @@ describe('pause, answer, resume', () => {
   it('resumes with the real answer and the model receives exactly the formatter output', async () => {
     const model = askThenEcho(DEPLOY_ASK);
     harness = createHarness({ redisUrl: testRedisUrl(), model });
-    const start = harness.turnStart('deploy failed, what now?');
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, start.turnId);
+    const { start, ask } = await startPausedTurn(harness, 'deploy failed, what now?');
     expect(ask.questions[0]?.options?.map((o) => o.label)).toEqual([
       'Roll back to v2.14.3',
       'Hotfix forward',
@@ -136,9 +147,7 @@ describe('timeout', () => {
         model,
         config: { askTimeoutMs: 400, timeoutPolicy: testCase.policy },
       });
-      const start = harness.turnStart('two questions');
-      await submitTurn(harness.deps, start);
-      const ask = await shownAsk(harness, start.turnId);
+      const { start, ask } = await startPausedTurn(harness, 'two questions');
       const reply = await finalReply(harness, start.turnId);
       const answers = replyAnswers(reply.text);
       expect(answers.map((answer) => answer.status)).toEqual(['assumed', 'assumed']);
@@ -155,9 +164,7 @@ describe('timeout', () => {
   it('keeps answers given before the timeout and assumes only the rest', async () => {
     const model = askThenEcho(TWO_QUESTIONS);
     harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 600 } });
-    const start = harness.turnStart('partial');
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, start.turnId);
+    const { start, ask } = await startPausedTurn(harness, 'partial');
     const first = await answerAsk(harness.deps, {
       turnId: start.turnId,
       askId: ask.askId,
@@ -221,9 +228,7 @@ describe('a step with ask_question and another tool call', () => {
         },
       ],
     });
-    const start = harness.turnStart('help');
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, start.turnId);
+    const { start, ask } = await startPausedTurn(harness, 'help');
     expect(runbookRuns).toBe(0);
     const paused = await harness.store.getTurn(start.turnId);
     const heldBack = paused?.messages.at(-1);
@@ -283,9 +288,7 @@ describe('invalid ask_question calls', () => {
       return { text: `FINAL\n${lastToolResults(prompt)[0]?.text}` };
     });
     harness = createHarness({ redisUrl: testRedisUrl(), model });
-    const start = harness.turnStart('fix it');
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, start.turnId);
+    const { start, ask } = await startPausedTurn(harness, 'fix it');
     expect(lastToolResults(model.prompts[1] ?? [])[0]?.text).toContain('questions[0].options');
     await answerAsk(harness.deps, {
       turnId: start.turnId,
@@ -315,9 +318,7 @@ describe('other pause paths', () => {
       };
     });
     harness = createHarness({ redisUrl: testRedisUrl(), model });
-    const start = harness.turnStart('two asks');
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, start.turnId);
+    const { start, ask } = await startPausedTurn(harness, 'two asks');
     expect(ask.toolCallId).toBe('c1');
     await answerAsk(harness.deps, {
       turnId: start.turnId,
@@ -346,9 +347,7 @@ describe('other pause paths', () => {
   it('the requester can cancel; anyone else is forbidden; the turn goes on with a canceled result', async () => {
     const model = askThenEcho(DEPLOY_ASK);
     harness = createHarness({ redisUrl: testRedisUrl(), model });
-    const start = harness.turnStart('cancel me', { userId: 'U0ALICE' });
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, start.turnId);
+    const { start, ask } = await startPausedTurn(harness, 'cancel me', { userId: 'U0ALICE' });
     expect(
       (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0BOB' })).status,
     ).toBe('forbidden');
@@ -367,9 +366,7 @@ describe('other pause paths', () => {
       return { text: `FINAL\n${lastToolResults(prompt)[0]?.text}` };
     });
     harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 1500 } });
-    const start = harness.turnStart('two asks in a row');
-    await submitTurn(harness.deps, start);
-    const first = await shownAsk(harness, start.turnId);
+    const { start, ask: first } = await startPausedTurn(harness, 'two asks in a row');
     await answerAsk(harness.deps, {
       turnId: start.turnId,
       askId: first.askId,
@@ -394,9 +391,7 @@ describe('other pause paths', () => {
   ])('adds jobs for a turn id that is %s', async (_shape, turnId) => {
     const model = askThenEcho(DEPLOY_ASK);
     harness = createHarness({ redisUrl: testRedisUrl(), model });
-    const start = harness.turnStart('id shapes', { turnId });
-    await submitTurn(harness.deps, start);
-    const ask = await shownAsk(harness, turnId);
+    const { ask } = await startPausedTurn(harness, 'id shapes', { turnId });
     await answerAsk(harness.deps, {
       turnId,
       askId: ask.askId,
@@ -411,9 +406,7 @@ describe('failTurn', () => {
   it('ends a paused turn with one error message and closes the unanswered tool call', async () => {
     const model = askThenEcho(DEPLOY_ASK);
     harness = createHarness({ redisUrl: testRedisUrl(), model });
-    const start = harness.turnStart('will fail');
-    await submitTurn(harness.deps, start);
-    await shownAsk(harness, start.turnId);
+    const { start } = await startPausedTurn(harness, 'will fail');
     await failTurn(harness.deps, start.turnId, 'the model kept failing');
     await failTurn(harness.deps, start.turnId, 'the model kept failing');
     const turn = await harness.store.getTurn(start.turnId);
