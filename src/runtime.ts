@@ -325,6 +325,7 @@ export async function startRuntime(
       port: config.http.port,
       slack: slack?.requestListener ?? null,
       slackPath: SLACK_EVENTS_PATH,
+      onRequestError: (error, request) => logger.error({ err: error, ...request }, 'HTTP request failed'),
       metrics: async () => ({
         contentType: metrics.registry.contentType,
         body: await metrics.registry.metrics(),

@@ -14,13 +14,45 @@ export interface HttpServerOptions {
   /** Prometheus text and its content type. */
   metrics(): Promise<{ contentType: string; body: string }>;
   /** Slack's request listener in HTTP mode (verifies signatures itself); null in Socket Mode. */
-  slack: ((req: IncomingMessage, res: ServerResponse) => void) | null;
+  slack: RequestListener | null;
   slackPath: string;
+  /** Told about a request whose handler threw or rejected (that request got a 500). Must not throw. */
+  onRequestError?: (error: unknown, request: { method: string; path: string }) => void;
 }
+
+/** A request handler; it may answer synchronously or return a promise. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * Runs `handler` for one request so that whatever it throws or rejects with stays with that request: it
+ * gets a 500 (when nothing was sent yet) and `onError` hears of it; the server goes on serving others.
+ */
+function runGuarded(
+  handler: RequestListener,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onError: (error: unknown) => void,
+): void {
+  const fail = (error: unknown) => {
+    try {
+      onError(error);
+    } catch {
+      // a reporter must not take the server down either
+    }
+    if (!res.headersSent) json(res, 500, { error: 'internal error' });
+    else if (!res.writableEnded) res.end();
+  };
+  try {
+    const result = handler(req, res);
+    if (result instanceof Promise) result.catch(fail);
+  } catch (error) {
+    fail(error);
+  }
 }
 
 /**
@@ -30,7 +62,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * @returns the listening server (`address().port` is the bound port when `port` was 0).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<Server> {
-  const server = createServer((req, res) => {
+  const route: RequestListener = (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/healthz') {
       json(res, 200, { status: 'ok' });
@@ -64,12 +96,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
         .catch(() => json(res, 500, { error: 'metrics unavailable' }));
       return;
     }
-    if (options.slack && path === options.slackPath) {
-      options.slack(req, res);
-      return;
-    }
+    if (options.slack && path === options.slackPath) return options.slack(req, res);
     json(res, 404, { error: 'not found' });
-  });
+  };
+  const server = createServer((req, res) =>
+    runGuarded(route, req, res, (error) =>
+      options.onRequestError?.(error, {
+        method: req.method ?? '',
+        path: (req.url ?? '/').split('?')[0] ?? '/',
+      }),
+    ),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { registerActionHandlers } from './handlers/actions.js';
 import { registerEventHandlers } from './handlers/events.js';
 import type { SlackHandlerDeps } from './handlers/handler-deps.js';
 import { registerViewHandlers } from './handlers/views.js';
+import { SlackHttpReceiver } from './http-receiver.js';
 import { slackLogger } from './slack-logger.js';
+import { SlackSocketReceiver } from './socket-receiver.js';
 import { slackClientOptions } from './web-client.js';
 
 /** The path Slack posts events and interactions to in HTTP mode. */
@@ -35,7 +37,7 @@ export interface SlackApp {
    * In HTTP mode, the Node request listener for {@link SLACK_EVENTS_PATH} (signature-checked by Bolt);
    * mount it in the process's HTTP server. Null in Socket Mode.
    */
-  requestListener: ((req: IncomingMessage, res: ServerResponse) => void) | null;
+  requestListener: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null;
   /** Socket Mode: connects the WebSocket. HTTP mode: nothing to do (the server is ours). */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -53,12 +55,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const deps: SlackHandlerDeps = { ...options.handlers, botUserId: options.botUserId };
   let connected = false;
 
-  let receiver: SocketModeReceiver | HTTPReceiver;
+  let receiver: SlackSocketReceiver | SlackHttpReceiver;
   let requestListener: SlackApp['requestListener'] = null;
   let mode: SlackApp['mode'];
   if (options.appToken) {
     mode = 'socket';
-    const socket = new SocketModeReceiver({ appToken: options.appToken, logger });
+    const socket = new SlackSocketReceiver({
+      appToken: options.appToken,
+      logger: options.logger,
+      slackLogger: logger,
+      clientOptions,
+    });
     socket.client.on('connected', () => {
       connected = true;
     });
@@ -74,13 +81,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     receiver = socket;
   } else {
     mode = 'http';
-    const http = new HTTPReceiver({
+    const http = new SlackHttpReceiver({
       signingSecret: options.signingSecret ?? '',
-      endpoints: SLACK_EVENTS_PATH,
-      logger,
-      unhandledRequestTimeoutMillis: 3001,
+      logger: options.logger,
     });
-    requestListener = (req, res) => http.requestListener(req, res);
+    requestListener = http.requestListener;
     connected = true;
     receiver = http;
   }

@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RequestListener, startHttpServer } from './ops-server.js';
+
+const servers: Array<{ close(callback: () => void): void }> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+});
+
+async function serve(slack: RequestListener) {
+  const errors: Array<{ error: unknown; path: string }> = [];
+  const server = await startHttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    readiness: [],
+    metrics: async () => ({ contentType: 'text/plain', body: '' }),
+    slack,
+    slackPath: '/slack/events',
+    onRequestError: (error, request) => errors.push({ error, path: request.path }),
+  });
+  servers.push(server);
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, errors };
+}
+
+const post = (url: string) => fetch(url, { method: 'POST', body: '{}' });
+
+describe('startHttpServer: a failing request handler', () => {
+  const handlers: Array<[string, RequestListener]> = [
+    [
+      'throws synchronously',
+      () => {
+        throw new Error('boom (sync)');
+      },
+    ],
+    ['returns a rejected promise', async () => Promise.reject(new Error('boom (async)'))],
+    [
+      'rejects later, after a tick',
+      () => new Promise<void>((_, reject) => setTimeout(() => reject(new Error('boom (later)')), 5)),
+    ],
+    [
+      'rejects with a non-Error value',
+      // biome-ignore lint/suspicious/useAwait: a rejection with a plain value is the case under test
+      async () => {
+        throw null;
+      },
+    ],
+  ];
+
+  for (const [name, handler] of handlers) {
+    it(`that ${name} gives that request a 500; the server keeps serving`, async () => {
+      const { base, errors } = await serve(handler);
+      const failed = await post(`${base}/slack/events`);
+      expect(failed.status).toBe(500);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.path).toBe('/slack/events');
+      // The same failure again, and a good request after it.
+      expect((await post(`${base}/slack/events`)).status).toBe(500);
+      const health = await fetch(`${base}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+    });
+  }
+
+  it('a handler that answered and then rejects keeps its answer; the server keeps serving', async () => {
+    const { base, errors } = await serve(async (_req, res) => {
+      res.writeHead(200);
+      res.end('ok');
+      throw new Error('after the answer');
+    });
+    const response = await post(`${base}/slack/events`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('ok');
+    await expect.poll(() => errors.length).toBe(1);
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});

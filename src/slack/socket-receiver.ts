@@ -1,0 +1,107 @@
+import type { App, Receiver } from '@slack/bolt';
+import { SocketModeClient, type SocketModeOptions } from '@slack/socket-mode';
+import type { Logger } from 'pino';
+import { dispatchEnvelope, type EnvelopeReply } from './dispatch-envelope.js';
+
+/**
+ * The Socket Mode client with its message handler shielded: the library parses each WebSocket frame in
+ * an async handler nobody awaits, so a frame it cannot read (`null`, an `events_api` frame without a
+ * payload) would reject unhandled and end the process. Here such a frame is logged and dropped.
+ */
+class ShieldedSocketModeClient extends SocketModeClient {
+  readonly #log: Logger;
+
+  constructor(options: SocketModeOptions, log: Logger) {
+    super(options);
+    this.#log = log;
+  }
+
+  protected override async onWebSocketMessage(data: string | ArrayBuffer, isBinary: boolean): Promise<void> {
+    try {
+      await super.onWebSocketMessage(data, isBinary);
+    } catch (error) {
+      this.#log.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        'unreadable Socket Mode message dropped',
+      );
+    }
+  }
+}
+
+/** Options of {@link SlackSocketReceiver}. */
+export interface SlackSocketReceiverOptions {
+  /** The app-level token (`xapp-…`, scope `connections:write`). */
+  appToken: string;
+  logger: Logger;
+  /** Bolt-shaped logger for the Socket Mode client's own lines. */
+  slackLogger: NonNullable<SocketModeOptions['logger']>;
+  /** Web API options for `apps.connections.open` (e.g. `slackApiUrl`). */
+  clientOptions?: SocketModeOptions['clientOptions'];
+}
+
+/**
+ * Bolt's Socket Mode transport, ours: every envelope goes through {@link dispatchEnvelope} (the same
+ * checks as HTTP mode: a malformed body is acked and dropped with a warning, so Slack does not redeliver
+ * it; a request no listener acks is acked when Bolt is done), and no frame can end the process.
+ */
+export class SlackSocketReceiver implements Receiver {
+  #app: App | undefined;
+  readonly client: SocketModeClient;
+
+  constructor(options: SlackSocketReceiverOptions) {
+    this.client = new ShieldedSocketModeClient(
+      {
+        appToken: options.appToken,
+        logger: options.slackLogger,
+        clientOptions: options.clientOptions ?? {},
+      },
+      options.logger,
+    );
+    this.client.on('slack_event', (args: SocketEventArgs) => {
+      const app = this.#app;
+      if (!app) return;
+      void dispatchEnvelope(
+        app,
+        { body: args.body, retryNum: args.retry_num, retryReason: args.retry_reason },
+        socketReply(args.ack),
+        options.logger,
+      );
+    });
+  }
+
+  init(app: App): void {
+    this.#app = app;
+  }
+
+  async start(): Promise<unknown> {
+    return this.client.start();
+  }
+
+  async stop(): Promise<unknown> {
+    return this.client.disconnect();
+  }
+}
+
+/** What the Socket Mode client emits as `slack_event` (its `SocketModeClient.onWebSocketMessage`). */
+interface SocketEventArgs {
+  ack: (response?: unknown) => Promise<void>;
+  body: unknown;
+  retry_num?: number;
+  retry_reason?: string;
+}
+
+/** Socket Mode has no status codes: a refusal is an empty ack, so Slack stops redelivering the envelope. */
+function socketReply(ack: SocketEventArgs['ack']): EnvelopeReply {
+  let answered = false;
+  return {
+    answered: () => answered,
+    async ack(response?: unknown) {
+      answered = true;
+      await ack(response);
+    },
+    async refuse() {
+      answered = true;
+      await ack();
+    },
+  };
+}
