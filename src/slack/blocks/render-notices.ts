@@ -74,6 +74,11 @@ export function cancelNotAllowedText(): string {
 }
 
 /** The notice for a click on an ask that is no longer open (resolved, canceled or expired). */
+/** The text for a click or submission that names an ask other than the one its message shows. */
+export function wrongMessageText(): string {
+  return 'This control does not belong to the question in this message. Nothing was changed.';
+}
+
 export function askClosedText(): string {
   return 'This question is closed; your click changed nothing.';
 }

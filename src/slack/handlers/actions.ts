@@ -15,11 +15,13 @@ import {
   notAllowedText,
   stateUnreadableText,
   temporarilyUnavailableText,
+  wrongMessageText,
 } from '../blocks/render-notices.js';
 import { parseMessageRef } from '../message-ref.js';
 import { inAllowedGroup, mayAnswer } from './answerer-check.js';
 import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
+import { comesFromAskMessage } from './message-match.js';
 import { PostAckQueue } from './post-ack-queue.js';
 
 /** Runs a task after the acks that are due. */
@@ -96,6 +98,26 @@ async function handleAction(
   const userId = payload.user.id;
   const now = () => new Date(deps.engine.now()).toISOString();
 
+  const ask = await store.getAsk(ref.turnId, ref.askId);
+  if (!ask) {
+    await ack();
+    await notify(client, deps.engine.log, target, askClosedText());
+    return;
+  }
+  const claimed = {
+    channel: payload.container?.channel_id ?? payload.channel?.id,
+    messageTs: payload.container?.message_ts ?? payload.message?.ts,
+  };
+  if (!comesFromAskMessage(ask, claimed)) {
+    await ack();
+    deps.engine.log.warn(
+      { askId: ref.askId, userId, ...claimed, storedMessage: ask.messageRef },
+      'click refused: its message does not show the ask its control names',
+    );
+    await notify(client, deps.engine.log, target, wrongMessageText());
+    return;
+  }
+
   if (kind.kind === 'cancel') {
     const result = await cancelAsk(deps.engine, { turnId: ref.turnId, askId: ref.askId, userId });
     await ack();
@@ -113,12 +135,6 @@ async function handleAction(
   }
 
   const questionIndex = kind.questionIndex ?? 0;
-  const ask = await store.getAsk(ref.turnId, ref.askId);
-  if (!ask) {
-    await ack();
-    await notify(client, deps.engine.log, target, askClosedText());
-    return;
-  }
 
   if (kind.kind === 'other' || kind.kind === 'answer') {
     const resolution = ask.resolutions[questionIndex];

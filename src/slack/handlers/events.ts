@@ -7,6 +7,7 @@ import { slackTextToPlain } from '../slack-text.js';
 import { inAllowedGroup } from './answerer-check.js';
 import { notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
+import { inAskThread } from './message-match.js';
 import { eventEnvelopeSchema, type MessageEvent, messageEventSchema } from './payloads.js';
 
 const DEFAULT_THREAD_MEMORY_MS = 30 * 24 * 3600 * 1000;
@@ -109,6 +110,13 @@ async function answeredFreeText(
   if (turn?.status !== 'paused' || !turn.pendingAskId) return false;
   const ask = await store.getAsk(turn.turnId, turn.pendingAskId);
   if (ask?.status !== 'open') return false;
+  if (!inAskThread(ask, event.channel, event.thread_ts)) {
+    deps.engine.log.warn(
+      { askId: ask.askId, channel: event.channel, threadTs: event.thread_ts },
+      'thread reply not used as an answer: the ask was asked in another thread',
+    );
+    return false;
+  }
   const questionIndex = ask.questions.findIndex(
     (question, index) => question.kind === 'free_text' && !ask.resolutions[index],
   );

@@ -7,10 +7,15 @@ import {
   ANSWER_MODAL_CALLBACK_ID,
   parseModalMetadata,
 } from '../blocks/action-ids.js';
-import { stateUnreadableText, temporarilyUnavailableText } from '../blocks/render-notices.js';
+import {
+  stateUnreadableText,
+  temporarilyUnavailableText,
+  wrongMessageText,
+} from '../blocks/render-notices.js';
 import { inAllowedGroup } from './answerer-check.js';
 import { notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
+import { comesFromAskMessage } from './message-match.js';
 import { viewSubmissionBodySchema } from './payloads.js';
 
 /** Typed answers are capped at the modal input's max_length (3000 characters, plain_text_input docs). */
@@ -42,6 +47,15 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
     const target = { channel: metadata.channel, userId, threadTs: undefined };
     try {
       const ask = await deps.engine.store.getAsk(metadata.turnId, metadata.askId);
+      if (ask && !comesFromAskMessage(ask, { channel: metadata.channel, messageTs: metadata.messageTs })) {
+        deps.engine.log.warn(
+          { askId: metadata.askId, userId, channel: metadata.channel, messageTs: metadata.messageTs },
+          'modal submission refused: its message does not show the ask it names',
+        );
+        await ack({ response_action: 'errors', errors: { [ANSWER_INPUT_BLOCK_ID]: wrongMessageText() } });
+        await notify(client, deps.engine.log, target, wrongMessageText());
+        return;
+      }
       const result = await answerAsk(deps.engine, {
         turnId: metadata.turnId,
         askId: metadata.askId,
