@@ -312,7 +312,8 @@ export async function startRuntime(
         logger,
         handlers: {
           engine: { ...deps, store: requestStore },
-          marks,
+          // On the request client too: a Redis outage must fail a listener fast, not hang it.
+          marks: new RedisSlackMarks(connections.request, storeOptions),
           groupMembers: cachedGroupMembers(),
         },
       });

@@ -13,7 +13,9 @@ import {
   mentionAndWaitForAsk,
   type SlackHarness,
   startSlackHarness,
+  TEST_SIGNING_SECRET,
 } from '../support/slack-harness.js';
+import { eventRequest } from '../support/slack-payloads.js';
 
 const ASK = {
   questions: [{ header: 'Deploy', question: 'What now?', options: [{ label: 'A' }, { label: 'B' }] }],
@@ -128,4 +130,84 @@ describe('Slack end to end: Redis down on the request path (C19)', () => {
     expect(back.status).toBe('open');
     expect(back.resolutions).toEqual([null]);
   });
+
+  // Issue 10, item 4: Bolt acks an event before its listener runs, so Slack never redelivers a mention
+  // whose storing failed. The person is told in the thread that nothing was kept; after Redis is back a
+  // new mention starts exactly one turn.
+  for (const how of ['mention', 'dm'] as const) {
+    it(`a ${how} while Redis is down: acked, the person is told in the thread to try again; once Redis is back a new one starts one turn`, async () => {
+      dir = mkdtempSync(join(tmpdir(), 'holdpoint-outage-'));
+      server = await startRedisServer(FLAGS, { dir });
+      const model = scriptedModel(() => ({ text: 'FINAL hello' }));
+      harness = await startSlackHarness({ redisUrl: server.url, model });
+      const h = harness;
+      const channel = how === 'dm' ? 'D0ALICE' : 'C0OPS';
+      const send = (eventId: string, ts: string) => {
+        h.fake.seedMessage({
+          channel,
+          user: 'U0ALICE',
+          text: '<@U0BOT> status?',
+          ts,
+          ...(how === 'dm' ? {} : { threadTs: '1780000000.000100' }),
+        });
+        return h.send(
+          eventRequest(
+            how === 'dm'
+              ? { text: 'status?', ts, user: 'U0ALICE', channel }
+              : { text: '<@U0BOT> status?', ts, thread_ts: '1780000000.000100', user: 'U0ALICE', channel },
+            {
+              eventId,
+              secret: TEST_SIGNING_SECRET,
+              ...(how === 'dm' ? { template: 'message_im' as const } : {}),
+            },
+          ),
+        );
+      };
+      if (how === 'mention')
+        h.fake.seedMessage({ channel, user: 'U0ALICE', text: 'deploy is failing', ts: '1780000000.000100' });
+
+      const port = server.port;
+      await server.stop();
+      const started = Date.now();
+      expect((await send('EvDown1', '1780000000.000300')).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(3000);
+      const told = await h.fake.waitForCall(
+        'chat.postMessage',
+        (call) => typeof call.args.text === 'string' && call.args.text.includes('nothing was kept'),
+        10_000,
+      );
+      expect(told.args.channel).toBe(channel);
+      expect(told.args.thread_ts).toBe(how === 'dm' ? '1780000000.000300' : '1780000000.000100');
+      expect(model.doGenerateCalls).toHaveLength(0);
+
+      server = await startRedisServer(FLAGS, { dir, port });
+      await waitFor(async () => (await h.redis.ping().catch(() => null)) === 'PONG', 15_000, 'Redis back');
+      // The request client reconnects; a message sent then is stored and starts one turn. Until it has
+      // reconnected, each try is told again (and nothing is kept), so send again only after such a notice.
+      const notices = () =>
+        h.fake
+          .callsTo('chat.postMessage')
+          .filter((call) => String(call.args.text).includes('nothing was kept')).length;
+      for (let attempt = 1; ; attempt++) {
+        const before = notices();
+        await send(`EvBack${attempt}`, `1780000000.${String(1000 + attempt).padStart(6, '0')}`);
+        const outcome = await waitFor(
+          async () =>
+            finalReplies(h, 'FINAL hello').length > 0 ? 'started' : notices() > before ? 'told' : undefined,
+          20_000,
+          'the message started a turn or was refused',
+        );
+        if (outcome === 'started') break;
+        expect(attempt).toBeLessThan(50);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await waitFor(
+        async () => (await h.queue.getJobCounts('wait', 'active', 'delayed')).active === 0,
+        10_000,
+        'idle',
+      );
+      expect(finalReplies(h)).toHaveLength(1);
+      expect(model.doGenerateCalls).toHaveLength(1);
+    });
+  }
 });

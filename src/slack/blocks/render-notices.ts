@@ -74,6 +74,16 @@ export function cancelNotAllowedText(): string {
 }
 
 /** The notice for a click on an ask that is no longer open (resolved, canceled or expired). */
+/**
+ * The thread reply for a mention or DM that could not be stored (Redis down): nothing was kept, so the
+ * person must send it again; Slack does not redeliver an event it saw acknowledged.
+ */
+export function notKeptText(how: 'mention' | 'dm'): string {
+  return how === 'mention'
+    ? 'I could not take this on: my state store is unreachable right now, so nothing was kept. Please mention me again in a minute.'
+    : 'I could not take this on: my state store is unreachable right now, so nothing was kept. Please send your message again in a minute.';
+}
+
 /** The text for a click or submission that names an ask other than the one its message shows. */
 export function wrongMessageText(): string {
   return 'This control does not belong to the question in this message. Nothing was changed.';

@@ -2,10 +2,10 @@ import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { type ConversationRef, conversationKey } from '../../agent/conversation.js';
 import { answerAsk, submitTurn } from '../../agent/engine.js';
-import { temporarilyUnavailableText } from '../blocks/render-notices.js';
+import { notKeptText } from '../blocks/render-notices.js';
 import { slackTextToPlain } from '../slack-text.js';
 import { inAllowedGroup } from './answerer-check.js';
-import { notify, reportTransition } from './feedback.js';
+import { reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
 import { inAskThread } from './message-match.js';
 import { eventEnvelopeSchema, type MessageEvent, messageEventSchema } from './payloads.js';
@@ -24,8 +24,11 @@ const DEFAULT_EVENT_DEDUPE_MS = 3600 * 1000;
 export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
   app.event('app_mention', async ({ body, event, client }) => {
     const parsed = messageEventSchema.safeParse(event);
-    if (!parsed.success || !(await firstDelivery(deps, body))) return;
-    await onHumanMessage(deps, client, parsed.data, teamOf(body), 'mention');
+    if (!parsed.success) return;
+    await withStorage(deps, client, parsed.data, 'mention', async () => {
+      if (await firstDelivery(deps, body))
+        await onHumanMessage(deps, client, parsed.data, teamOf(body), 'mention');
+    });
   });
 
   app.message(async ({ body, message, client }) => {
@@ -34,15 +37,51 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
     const event = parsed.data;
     if (event.subtype || event.bot_id || !event.user || event.user === deps.botUserId) return;
     const isDm = event.channel_type === 'im';
-    if (!isDm) {
-      // In channels only thread replies count, and a reply that mentions the bot arrives as app_mention too.
-      if (!event.thread_ts || (event.text ?? '').includes(`<@${deps.botUserId}>`)) return;
-      const conversation = conversationOf(event, teamOf(body));
-      if (!(await deps.marks.isThreadMarked(conversationKey(conversation)))) return;
-    }
-    if (!(await firstDelivery(deps, body))) return;
-    await onHumanMessage(deps, client, event, teamOf(body), isDm ? 'dm' : 'reply');
+    // In channels only thread replies count, and a reply that mentions the bot arrives as app_mention too.
+    if (!isDm && (!event.thread_ts || (event.text ?? '').includes(`<@${deps.botUserId}>`))) return;
+    await withStorage(deps, client, event, isDm ? 'dm' : 'reply', async () => {
+      if (!isDm) {
+        const conversation = conversationOf(event, teamOf(body));
+        if (!(await deps.marks.isThreadMarked(conversationKey(conversation)))) return;
+      }
+      if (await firstDelivery(deps, body))
+        await onHumanMessage(deps, client, event, teamOf(body), isDm ? 'dm' : 'reply');
+    });
   });
+}
+
+/**
+ * Runs the storing part of a listener. Bolt has already acked the event, so Slack will not redeliver it:
+ * when Redis fails here (down, or too slow for the request client's bounds), the person who mentioned
+ * the bot or wrote to it in a DM is told in the thread that nothing was kept and to try again. A plain
+ * reply in a channel thread gets no notice: without Redis we cannot tell whether the bot takes part in
+ * that thread, and a notice under every reply of every thread would be noise (it is logged).
+ */
+async function withStorage(
+  deps: SlackHandlerDeps,
+  client: WebClient,
+  event: MessageEvent,
+  how: 'mention' | 'dm' | 'reply',
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    const threadTs = event.thread_ts ?? event.ts;
+    deps.engine.log.error(
+      { err: error, channel: event.channel, threadTs, how, told: how !== 'reply' },
+      'could not store a Slack message; it was not kept',
+    );
+    if (how === 'reply') return;
+    try {
+      await client.chat.postMessage({ channel: event.channel, thread_ts: threadTs, text: notKeptText(how) });
+    } catch (postError) {
+      deps.engine.log.warn(
+        { err: postError, channel: event.channel },
+        'could not tell the person to try again',
+      );
+    }
+  }
 }
 
 function teamOf(body: unknown): string | undefined {
@@ -70,28 +109,18 @@ async function onHumanMessage(
   const userId = event.user ?? '';
   const conversation = conversationOf(event, teamId);
   const threadKey = conversationKey(conversation);
-  try {
-    await deps.marks.markThread(threadKey, deps.threadMemoryMs ?? DEFAULT_THREAD_MEMORY_MS);
-    if (how !== 'mention' && (await answeredFreeText(deps, client, event, threadKey))) return;
-    const admitted = await submitTurn(deps.engine, {
-      turnId: deps.engine.newId(),
-      conversation,
-      requestedBy: userId,
-      trigger: { text: event.text ?? '', ts: event.ts, userId },
-    });
-    deps.engine.log.info(
-      { channel: event.channel, threadTs: conversation.threadTs, how, admitted },
-      'turn submitted',
-    );
-  } catch (error) {
-    deps.engine.log.error({ err: error, channel: event.channel }, 'could not start a turn');
-    await notify(
-      client,
-      deps.engine.log,
-      { channel: event.channel, userId, threadTs: conversation.threadTs },
-      temporarilyUnavailableText(),
-    );
-  }
+  await deps.marks.markThread(threadKey, deps.threadMemoryMs ?? DEFAULT_THREAD_MEMORY_MS);
+  if (how !== 'mention' && (await answeredFreeText(deps, client, event, threadKey))) return;
+  const admitted = await submitTurn(deps.engine, {
+    turnId: deps.engine.newId(),
+    conversation,
+    requestedBy: userId,
+    trigger: { text: event.text ?? '', ts: event.ts, userId },
+  });
+  deps.engine.log.info(
+    { channel: event.channel, threadTs: conversation.threadTs, how, admitted },
+    'turn submitted',
+  );
 }
 
 /**
