@@ -238,7 +238,13 @@ export async function startRuntime(
 
     const deps: EngineDeps = {
       store: workerStore,
-      surface: new SlackSurface({ client: webClient, marks, log: logger, botUserId }),
+      surface: new SlackSurface({
+        client: webClient,
+        marks,
+        log: logger,
+        botUserId,
+        readAsk: (turnId, askId) => workerStore.getAsk(turnId, askId),
+      }),
       scheduler,
       model: tuning.model ?? createLanguageModel(config.model),
       tools: createToolRegistry(tuning.tools ?? []),

@@ -51,6 +51,7 @@ export type Checkpoint =
   | 'after-pause-stored'
   | 'after-ask-shown'
   | 'after-answer-recorded'
+  | 'after-timeout-resolved'
   | 'after-reply-posted';
 
 /** Something worth counting happened (metrics). */
@@ -377,7 +378,22 @@ async function showAsk(deps: EngineDeps, turn: TurnRecord, ask: AskRecord): Prom
   );
 }
 
+/**
+ * Brings the ask's shown message up to date (the surface makes this idempotent and ordered). A refusal is
+ * logged, not thrown: the resolution is stored and the turn goes on either way.
+ */
+async function syncAskQuietly(deps: Pick<EngineDeps, 'surface' | 'log'>, ask: AskRecord): Promise<void> {
+  try {
+    await deps.surface.syncAsk(ask);
+  } catch (error) {
+    deps.log.warn({ turnId: ask.turnId, askId: ask.askId, err: error }, 'could not update the ask message');
+  }
+}
+
 async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskRecord): Promise<void> {
+  // Every resolution reaches the message before the turn moves on, whichever process stored it and
+  // whether or not that process lived to draw it (a no-op when the message already shows it).
+  await syncAskQuietly(deps, ask);
   const resolutions = ask.resolutions.filter((r): r is QuestionResolution => r !== null);
   // The ignored-keys note is not stored with the ask: it is derived again from the call's raw input.
   const call = findToolCall(turn.messages, ask.toolCallId);
@@ -606,15 +622,11 @@ export async function timeoutAsk(
     return 'already-resolved';
   }
   deps.log.info({ turnId, askId }, 'ask resolved by timeout');
+  deps.onCheckpoint?.('after-timeout-resolved', { turnId, askId });
   await queueResume(deps, turnId, askId);
   deps.observe?.({ type: 'ask-resolved', how: 'assumed', waitedMs: null });
-  if (result.ask?.messageRef) {
-    try {
-      await deps.surface.updateAsk(ask.conversation, result.ask, result.ask.messageRef);
-    } catch (error) {
-      deps.log.warn({ turnId, askId, err: error }, 'could not update the ask message after timeout');
-    }
-  }
+  // Shown at once here; if this process dies first, the resume draws it (see resumeWithAnswers).
+  if (result.ask) await syncAskQuietly(deps, result.ask);
   return 'resolved';
 }
 

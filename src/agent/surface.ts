@@ -31,8 +31,14 @@ export interface Surface {
    * @throws when the ask cannot be shown after the surface's own retries.
    */
   showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string>;
-  /** Re-renders a shown ask after a resolution (controls go, choices and who made them stay). */
-  updateAsk(conversation: ConversationRef, ask: AskRecord, messageRef: string): Promise<void>;
+  /**
+   * Makes the shown message of `ask` show the ask as stored now (controls of resolved questions go, the
+   * choices and who made them stay). Idempotent and safe to call from any process at any time: the
+   * surface reads the ask afresh and never lets an older state overwrite a newer one. A no-op when the
+   * ask was never shown or its message already shows this state.
+   * @throws when the surface refuses the update.
+   */
+  syncAsk(ask: AskRecord): Promise<void>;
   /** Posts text once per `key` (final reply, or an error such as "too many invalid questions"). */
   postMessage(
     conversation: ConversationRef,

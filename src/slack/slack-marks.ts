@@ -16,4 +16,12 @@ export interface SlackMarks {
   markThread(threadKey: string, ttlMs: number): Promise<void>;
   /** True when the bot takes part in the thread. */
   isThreadMarked(threadKey: string): Promise<boolean>;
+  /** Takes the lock of redrawing an ask's message (`SET NX PX`): true when this caller holds it now. */
+  claimDraw(askId: string, token: string, ttlMs: number): Promise<boolean>;
+  /** Gives the redraw lock back, only when still held with `token`. */
+  releaseDraw(askId: string, token: string): Promise<void>;
+  /** The ask revision the message last showed (an update Slack confirmed); -1 when never drawn. */
+  drawnRevision(askId: string): Promise<number>;
+  /** Records that the message now shows `revision` (called by the lock holder after Slack confirmed). */
+  markDrawn(askId: string, revision: number): Promise<void>;
 }

@@ -5,10 +5,10 @@ import type { EngineLogger } from '../agent/engine-logger.js';
 import type { Surface, TurnTrigger } from '../agent/surface.js';
 import type { AskRecord } from '../store/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
-import { encodeMessageRef, parseMessageRef } from './message-ref.js';
+import { encodeMessageRef } from './message-ref.js';
 import type { SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
-import { updateAskMessage } from './update-ask-message.js';
+import { syncAskMessage } from './sync-ask-message.js';
 
 /** `metadata.event_type` of every message holdpoint posts; `event_payload.key` is its idempotency key. */
 export const MESSAGE_METADATA_TYPE = 'holdpoint_message';
@@ -31,6 +31,8 @@ export interface SlackSurfaceOptions {
   log: EngineLogger;
   /** The bot's user id (`U…`), to tell its own messages from people's. */
   botUserId: string;
+  /** Reads an ask from the store (fresh, for redrawing its message). */
+  readAsk: (turnId: string, askId: string) => Promise<AskRecord | null>;
   /** The reaction shown on the thread while a turn works (default `hourglass_flowing_sand`). */
   workingReaction?: string;
 }
@@ -97,9 +99,9 @@ export class SlackSurface implements Surface {
     return encodeMessageRef({ channel: conversation.channel, ts });
   }
 
-  async updateAsk(conversation: ConversationRef, ask: AskRecord, messageRef: string): Promise<void> {
-    const ref = parseMessageRef(messageRef) ?? { channel: conversation.channel, ts: '' };
-    if (ref.ts) await updateAskMessage(this.options.client, ask, ref);
+  async syncAsk(ask: AskRecord): Promise<void> {
+    const { client, marks, readAsk } = this.options;
+    await syncAskMessage({ client, marks, readAsk: () => readAsk(ask.turnId, ask.askId) }, ask.askId, ask);
   }
 
   async postMessage(

@@ -74,6 +74,16 @@ export class StoreKeys {
     return `${this.prefix}:slack:post:${postKey}`;
   }
 
+  /** Lock of the one process redrawing an ask's Slack message: `<p>:slack:draw:<askId>` (token, with a TTL). */
+  slackDrawLock(askId: string): string {
+    return `${this.prefix}:slack:draw:${askId}`;
+  }
+
+  /** The ask revision the ask's Slack message last showed: `<p>:slack:drawn:<askId>`. */
+  slackDrawn(askId: string): string {
+    return `${this.prefix}:slack:drawn:${askId}`;
+  }
+
   /** Marks a Slack thread the bot takes part in: `<p>:slack:thread:<threadKey>`. */
   slackThread(threadKey: string): string {
     return `${this.prefix}:slack:thread:${threadKey}`;

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { SlackMarks } from '../slack/slack-marks.js';
 import { StoreKeys } from './keys.js';
+import { defineStoreScripts, type ScriptCall } from './lua/index.js';
 
 /** How long a post mark is kept, in ms (longer than any retry of the job that posts). */
 const POST_MARK_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -8,12 +9,15 @@ const POST_MARK_TTL_MS = 7 * 24 * 3600 * 1000;
 /** {@link SlackMarks} in Redis: post marks and thread memberships, each a key with a TTL. */
 export class RedisSlackMarks implements SlackMarks {
   private readonly keys: StoreKeys;
+  /** Compare-and-delete of a token key (the store's lease release script serves any token lock). */
+  private readonly releaseToken: ScriptCall;
 
   constructor(
     private readonly redis: Redis,
     options: { prefix?: string } = {},
   ) {
     this.keys = new StoreKeys(options.prefix);
+    this.releaseToken = defineStoreScripts(redis).releaseLease;
   }
 
   async getPost(key: string): Promise<string | null> {
@@ -34,5 +38,23 @@ export class RedisSlackMarks implements SlackMarks {
 
   async isThreadMarked(threadKey: string): Promise<boolean> {
     return (await this.redis.exists(this.keys.slackThread(threadKey))) === 1;
+  }
+
+  async claimDraw(askId: string, token: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.keys.slackDrawLock(askId), token, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  async releaseDraw(askId: string, token: string): Promise<void> {
+    await this.releaseToken(this.keys.slackDrawLock(askId), token);
+  }
+
+  async drawnRevision(askId: string): Promise<number> {
+    const value = await this.redis.get(this.keys.slackDrawn(askId));
+    const revision = value === null ? Number.NaN : Number(value);
+    return Number.isInteger(revision) ? revision : -1;
+  }
+
+  async markDrawn(askId: string, revision: number): Promise<void> {
+    await this.redis.set(this.keys.slackDrawn(askId), String(revision), 'PX', POST_MARK_TTL_MS);
   }
 }

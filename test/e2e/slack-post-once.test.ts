@@ -24,6 +24,7 @@ function surfaceOn(slack: FakeSlack, prefix: string): SlackSurface {
     marks: new RedisSlackMarks(redis, { prefix }),
     log: silentLogger,
     botUserId: slack.botUserId,
+    readAsk: async () => null,
   });
 }
 

@@ -198,4 +198,26 @@ describe('two worker processes on one queue', () => {
     const prompts = await h.redis.lrange(`${h.prefix}:prompts`, 0, -1);
     expect(prompts).toHaveLength(starts.length * 2);
   });
+
+  it('(t) after a timeout resolved the ask but before its message was updated: the message shows the assumption after the restart', async () => {
+    harness = newHarness();
+    const first = await worker(harness, { HP_CRASH_AT: 'after-timeout-resolved', HP_ASK_TIMEOUT_MS: '800' });
+    const start = harness.turnStart('crash t');
+    await submitTurn(harness.deps, start);
+    expect((await first.exited).signal).toBe('SIGKILL');
+    const ask = await shownAsk(harness, start.turnId);
+    expect((await harness.store.getAsk(start.turnId, ask.askId))?.status).toBe('resolved');
+    const before = await harness.surface.events();
+    expect(before.filter((event) => event.type === 'syncAsk')).toEqual([]);
+
+    await worker(harness, { HP_ASK_TIMEOUT_MS: '800' });
+    await waitFor(
+      async () => (await harness?.store.getTurn(start.turnId))?.status === 'completed',
+      30_000,
+      'the turn to complete',
+    );
+    const syncs = (await harness.surface.events()).filter((event) => event.type === 'syncAsk');
+    expect(syncs.length).toBeGreaterThan(0);
+    expect(syncs.at(-1)).toMatchObject({ askId: ask.askId, statuses: ['assumed'] });
+  });
 });

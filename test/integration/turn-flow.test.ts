@@ -186,7 +186,7 @@ describe('timeout', () => {
       source: 'timeout',
       answeredBy: null,
     });
-    const updates = (await harness.surface.events()).filter((event) => event.type === 'updateAsk');
+    const updates = (await harness.surface.events()).filter((event) => event.type === 'syncAsk');
     expect(updates.at(-1)).toMatchObject({ statuses: ['answered', 'assumed'] });
   });
 });

@@ -7,7 +7,7 @@ import type { AskRecord } from '../../src/store/types.js';
 /** One thing the surface was asked to do, as recorded. */
 export type SurfaceEvent =
   | { type: 'showAsk'; askId: string; turnId: string; ref: string; at: number; questions: number }
-  | { type: 'updateAsk'; askId: string; ref: string; at: number; statuses: Array<string | null> }
+  | { type: 'syncAsk'; askId: string; ref: string; at: number; statuses: Array<string | null> }
   | { type: 'postMessage'; key: string; kind: 'reply' | 'error'; text: string; at: number; threadTs: string }
   | { type: 'setWorking'; working: boolean; at: number };
 
@@ -51,11 +51,12 @@ export class RecordingSurface implements Surface {
     return ref;
   }
 
-  async updateAsk(_conversation: ConversationRef, ask: AskRecord, messageRef: string): Promise<void> {
+  async syncAsk(ask: AskRecord): Promise<void> {
+    if (ask.messageRef === null) return;
     await this.record({
-      type: 'updateAsk',
+      type: 'syncAsk',
       askId: ask.askId,
-      ref: messageRef,
+      ref: ask.messageRef,
       at: Date.now(),
       statuses: ask.resolutions.map((r) => r?.status ?? null),
     });

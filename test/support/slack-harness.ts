@@ -11,7 +11,12 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { type Runtime, startRuntime } from '../../src/runtime.js';
 import { parseActionValue } from '../../src/slack/blocks/action-ids.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
-import { type FakeSlack, type FakeSlackCall, startFakeSlack } from './fake-slack/index.js';
+import {
+  type FakeSlack,
+  type FakeSlackCall,
+  type FakeSlackOptions,
+  startFakeSlack,
+} from './fake-slack/index.js';
 import { lastToolResults } from './scripted-model.js';
 import {
   blockActionRequest,
@@ -50,6 +55,8 @@ export interface SlackHarnessOptions {
   model: LanguageModel;
   tools?: AgentTool[];
   env?: Record<string, string>;
+  /** Options of the fake Slack Web API (e.g. a latency). */
+  fake?: FakeSlackOptions;
 }
 
 /**
@@ -57,7 +64,7 @@ export interface SlackHarnessOptions {
  * a fake Slack Web API and private Redis key and queue prefixes.
  */
 export async function startSlackHarness(options: SlackHarnessOptions): Promise<SlackHarness> {
-  const fake = await startFakeSlack();
+  const fake = await startFakeSlack(options.fake);
   const id = randomUUID().slice(0, 8);
   const config = loadConfig({
     SLACK_BOT_TOKEN: fake.botToken,

@@ -17,6 +17,7 @@ import type {
 } from '@slack/types';
 import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
+import { askRevision } from '../../store/ask-revision.js';
 import type { AskRecord } from '../../store/types.js';
 import { mentionUser } from '../mrkdwn.js';
 import {
@@ -72,10 +73,7 @@ const TYPED_MRKDWN_MAX = 1500;
  * @throws StateError only when the ask's ids cannot be encoded (`|` in an id, ids over 500 characters).
  */
 export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOptions = {}): RenderedAskMessage {
-  const resolvedCount = ask.resolutions.filter(
-    (resolution) => resolution !== null && resolution !== undefined,
-  ).length;
-  const revision = resolvedCount + (ask.status === 'resolved' ? 1 : 0);
+  const revision = askRevision(ask);
   const deadline = ask.deadline ?? (options.now === undefined ? null : options.now + ask.timeoutMs);
   const blocks: KnownBlock[] = [];
   const count = ask.questions.length;

@@ -129,7 +129,7 @@ async function handleAction(
         'Only the person who asked the agent can cancel this question. Nothing was changed.',
       );
     } else {
-      await reportTransition(client, deps.engine.log, result, target, null);
+      await reportTransition(deps, client, result, target, null);
     }
     return;
   }
@@ -140,13 +140,7 @@ async function handleAction(
     const resolution = ask.resolutions[questionIndex];
     if (ask.status !== 'open' || resolution) {
       await ack();
-      await reportTransition(
-        client,
-        deps.engine.log,
-        { status: 'already-resolved', ask },
-        target,
-        questionIndex,
-      );
+      await reportTransition(deps, client, { status: 'already-resolved', ask }, target, questionIndex);
       return;
     }
     if (!(await mayAnswer(deps, client, ask, userId))) {
@@ -218,5 +212,5 @@ async function handleAction(
       'answer stored but resume not added; the sweep will add it',
     );
   }
-  await afterAck(() => reportTransition(client, deps.engine.log, result, target, questionIndex));
+  await afterAck(() => reportTransition(deps, client, result, target, questionIndex));
 }

@@ -170,8 +170,8 @@ async function answeredFreeText(
   });
   if (result.status === 'forbidden') return false; // not theirs to answer: treat it as conversation
   await reportTransition(
+    deps,
     client,
-    deps.engine.log,
     result,
     { channel: event.channel, userId, threadTs: ask.conversation.threadTs },
     questionIndex,

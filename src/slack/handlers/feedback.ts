@@ -2,8 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { EngineLogger } from '../../agent/engine-logger.js';
 import type { AskRecord, AskTransitionResult } from '../../store/types.js';
 import { alreadyAnsweredText, askClosedText, notAllowedText } from '../blocks/render-notices.js';
-import { parseMessageRef } from '../message-ref.js';
-import { updateAskMessage } from '../update-ask-message.js';
+import { syncAskMessage } from '../sync-ask-message.js';
+import type { SlackHandlerDeps } from './handler-deps.js';
 
 /** Where to show a person a private notice. */
 export interface NoticeTarget {
@@ -31,18 +31,23 @@ export async function notify(
   }
 }
 
-/** {@link updateAskMessage} for listeners: a refused update is logged, never thrown (the answer is already stored). */
-export async function updateAskMessageQuietly(
+/**
+ * Brings the ask's message up to date for listeners ({@link syncAskMessage}: a fresh read, converging
+ * whatever order clicks arrive in). A refused update is logged, never thrown (the answer is already stored).
+ */
+export async function syncAskMessageQuietly(
+  deps: Pick<SlackHandlerDeps, 'engine' | 'marks'>,
   client: WebClient,
-  log: EngineLogger,
   ask: AskRecord,
 ): Promise<void> {
-  const ref = parseMessageRef(ask.messageRef);
-  if (!ref) return;
   try {
-    await updateAskMessage(client, ask, ref);
+    await syncAskMessage(
+      { client, marks: deps.marks, readAsk: () => deps.engine.store.getAsk(ask.turnId, ask.askId) },
+      ask.askId,
+      ask,
+    );
   } catch (error) {
-    log.warn({ askId: ask.askId, err: error }, 'could not update the ask message');
+    deps.engine.log.warn({ askId: ask.askId, err: error }, 'could not update the ask message');
   }
 }
 
@@ -51,17 +56,18 @@ export async function updateAskMessageQuietly(
  * ("already answered by @x", "not allowed", "closed") when it changed nothing.
  */
 export async function reportTransition(
+  deps: Pick<SlackHandlerDeps, 'engine' | 'marks'>,
   client: WebClient,
-  log: EngineLogger,
   result: AskTransitionResult,
   target: NoticeTarget,
   questionIndex: number | null,
 ): Promise<void> {
   const ask = result.ask;
+  const log = deps.engine.log;
   switch (result.status) {
     case 'recorded':
     case 'completed':
-      if (ask) await updateAskMessageQuietly(client, log, ask);
+      if (ask) await syncAskMessageQuietly(deps, client, ask);
       return;
     case 'already-resolved':
     case 'closed': {

@@ -73,8 +73,8 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
       });
       await ack();
       await reportTransition(
+        deps,
         client,
-        deps.engine.log,
         result,
         { ...target, threadTs: ask?.conversation.threadTs },
         metadata.q,

@@ -82,11 +82,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return state.handle(method, args) ?? { body: { ok: false, error: 'unknown_method' } };
   }
 
+  let pending = 0;
   const server = createServer((request, response) => {
     const time = Date.now();
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    pending++;
+    response.on('close', () => pending--);
     readBody(request)
-      .then((raw) => {
+      .then(async (raw) => {
         if (url.pathname.startsWith('/response_url/')) {
           let body: unknown = raw;
           try {
@@ -108,6 +111,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           ...parseApiArgs(request.headers['content-type'], raw),
         };
         const token = requestToken(request.headers.authorization, args);
+        const latency = options.latencyMs?.(method) ?? 0;
+        if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
         const result = answer(method, args, token);
         const status = result.status ?? 200;
         calls.push({ method, args, token, time, status, response: result.body });
@@ -135,6 +140,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     teamId,
     calls,
     callsTo: (method) => calls.filter((call) => call.method === method),
+    inFlight: () => pending,
     failNext: (method, failure) => {
       const queue = failures.get(method) ?? [];
       queue.push(failure);

@@ -68,6 +68,11 @@ export interface FakeSlackOptions {
   botId?: string;
   /** @defaultValue `T0TEST` */
   teamId?: string;
+  /**
+   * Time the fake takes before it handles a call of `method`, in ms (default none). A random latency on
+   * `chat.update` lets two concurrent updates land in either order, as they can at Slack.
+   */
+  latencyMs?: (method: string) => number;
 }
 
 /** A running fake Slack Web API. */
@@ -84,6 +89,8 @@ export interface FakeSlack {
   calls: FakeSlackCall[];
   /** Calls to one method, in order. */
   callsTo(method: string): FakeSlackCall[];
+  /** Web API requests received and not answered yet. */
+  inFlight(): number;
   /** Makes the next call to `method` fail (queued; each failure is used once). */
   failNext(method: string, failure: FakeSlackFailure): void;
   /** Resolves with the first call (past or future) to `method` matching `predicate`; rejects after `timeoutMs` (default 5000). */
