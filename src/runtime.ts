@@ -12,7 +12,7 @@ import { ConfigError, SystemError } from './errors.js';
 import { BullmqScheduler } from './jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from './jobs/queue.js';
 import { type Sweeper, startSweeper } from './jobs/sweeper.js';
-import { createHoldpointWorker } from './jobs/worker.js';
+import { createHoldpointWorker, JOB_TIMINGS } from './jobs/worker.js';
 import type { Logger } from './log.js';
 import { createLanguageModel } from './model/create-model.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -28,9 +28,9 @@ import { RedisTurnStore } from './store/redis-turn-store.js';
 
 /** Tunables that tests and benchmarks shorten; production uses the defaults. */
 export interface RuntimeTuning {
-  /** BullMQ lock of a running job, in ms (default 30 000): a killed worker's job is taken over after it. */
+  /** BullMQ lock of a running job, in ms (default `JOB_TIMINGS`, 2500): a killed worker's job is taken over after it. */
   lockDuration?: number;
-  /** How often stalled jobs are looked for, in ms (default 30 000). */
+  /** How often stalled jobs are looked for, in ms (default `JOB_TIMINGS`, 1000). */
   stalledInterval?: number;
   /** Sweep interval, in ms (default 60 000). */
   sweepIntervalMs?: number;
@@ -249,7 +249,7 @@ export async function startRuntime(
       model: tuning.model ?? createLanguageModel(config.model),
       tools: createToolRegistry(tuning.tools ?? []),
       askTool: askToolDefinitionFor(config.ask.timeoutPolicy),
-      config: { ...engineConfig(config), turnLeaseMs: tuning.lockDuration ?? 30_000 },
+      config: { ...engineConfig(config), turnLeaseMs: tuning.lockDuration ?? JOB_TIMINGS.lockDurationMs },
       log: logger,
       now: () => Date.now(),
       newId: () => randomUUID(),

@@ -39,8 +39,9 @@ export interface EngineConfig {
   /** Pause between those tries, in ms (default 500, doubled each time). */
   showRetryDelayMs: number;
   /**
-   * How long a turn's lease lives without renewal, in ms (default 30 000; renewed every third of it while
-   * the turn is advanced). After a crash, another process can take the turn over once it lapses.
+   * How long a turn's lease lives without renewal, in ms (default 2500, the job lock's length; renewed
+   * every third of it while the turn is advanced). After a crash, another process can take the turn over
+   * once it lapses.
    */
   turnLeaseMs?: number;
 }
@@ -101,7 +102,7 @@ const MAX_LOOPS = 500;
  */
 export async function advanceTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
   const token = deps.newId();
-  const ttl = deps.config.turnLeaseMs ?? 30_000;
+  const ttl = deps.config.turnLeaseMs ?? 2500;
   if (!(await deps.store.acquireTurnLease(turnId, token, ttl))) return { state: 'busy' };
   const renewal = setInterval(
     () => {

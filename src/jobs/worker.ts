@@ -7,6 +7,17 @@ import { askJobSchema, JOB_NAMES, turnJobSchema } from './payloads.js';
 /** How long a job waits before trying again when another process holds the turn's lease, in ms. */
 const BUSY_RETRY_MS = 200;
 
+/**
+ * Job lock and stall check of production workers. A killed worker's job moves on once its lock has lapsed
+ * and a stall check finds it unlocked (BullMQ's `moveStalledJobsToWait`): within `lockDurationMs +
+ * stalledIntervalMs` (3.5 s) of the kill, then the next free worker takes it. The lock is renewed every
+ * half of its duration (BullMQ's `lockRenewTime` default), so a live worker keeps it through event-loop
+ * stalls of up to 1.25 s; the turn lease (`EngineConfig.turnLeaseMs`) has the same length, renewed every
+ * third.
+ * BullMQ's own defaults (30 s each) left a turn on a killed worker waiting 38-116 s.
+ */
+export const JOB_TIMINGS = { lockDurationMs: 2500, stalledIntervalMs: 1000 } as const;
+
 /** Worker settings. Defaults suit production; tests shorten the lock so crashes are noticed fast. */
 export interface HoldpointWorkerOptions {
   queueName: string;
@@ -16,9 +27,9 @@ export interface HoldpointWorkerOptions {
   connection: Redis;
   /** Jobs processed at once by this process (default 8). */
   concurrency?: number;
-  /** How long a job's lock lives without renewal, in ms (default 30 000). A killed worker's job is taken back after this. */
+  /** How long a job's lock lives without renewal, in ms (default {@link JOB_TIMINGS}). A killed worker's job is taken back after this. */
   lockDuration?: number;
-  /** How often stalled jobs are looked for, in ms (default 30 000). */
+  /** How often stalled jobs are looked for, in ms (default {@link JOB_TIMINGS}). */
   stalledInterval?: number;
   /** How long a turn waits before looking again when another turn holds its thread, in ms (default 2000). */
   threadWaitMs?: number;
@@ -55,8 +66,8 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 8,
-      lockDuration: options.lockDuration ?? 30_000,
-      stalledInterval: options.stalledInterval ?? 30_000,
+      lockDuration: options.lockDuration ?? JOB_TIMINGS.lockDurationMs,
+      stalledInterval: options.stalledInterval ?? JOB_TIMINGS.stalledIntervalMs,
       maxStalledCount: 10,
     },
   );

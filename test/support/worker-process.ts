@@ -5,10 +5,14 @@
  * - HP_CRASH_AT: a checkpoint name (see `Checkpoint` in src/agent/engine.ts) or `during-resume-model-call`;
  *   the process SIGKILLs itself there, once per HP_CRASH_MARKER (a Redis key set with NX).
  * - HP_ANSWER: `turnId|askId|questionIndex|label|userId`: instead of working, record this answer and exit.
+ * - HP_FAILOVER=1: the model never asks; it records each call (`{pid, turnId, at}` pushed to
+ *   `<prefix>:modelcalls`) and the first call of each turn hangs (for a test to SIGKILL the process in it);
+ *   the job lock and stall check are production's (`JOB_TIMINGS`), not the tests' short ones.
  * Prints `ready` on stdout when the worker runs.
  */
 import { answerAsk, type Checkpoint } from '../../src/agent/engine.js';
 import { startSweeper } from '../../src/jobs/sweeper.js';
+import { JOB_TIMINGS } from '../../src/jobs/worker.js';
 import { createHarness } from './engine-harness.js';
 import { lastToolResults, scriptedModel } from './scripted-model.js';
 
@@ -36,7 +40,22 @@ function crashIfArmed(): void {
   if (armed) process.kill(process.pid, 'SIGKILL');
 }
 
-const model = scriptedModel(async (prompt) => {
+const failover = process.env.HP_FAILOVER === '1';
+
+const failoverModel = scriptedModel(async (prompt) => {
+  // The test puts the turn id in the trigger text, the prompt's first user message.
+  const first = prompt.find((message) => message.role === 'user');
+  const part = Array.isArray(first?.content) ? first.content[0] : undefined;
+  const turnId = part && 'text' in part ? part.text : '';
+  const redis = harnessRef?.redis;
+  await redis?.rpush(`${prefix}:modelcalls`, JSON.stringify({ pid: process.pid, turnId, at: Date.now() }));
+  if ((await redis?.set(`${prefix}:slow:${turnId}`, '1', 'NX')) === 'OK') {
+    await new Promise((resolve) => setTimeout(resolve, 120_000));
+  }
+  return { text: 'FINAL after failover' };
+});
+
+const askingModel = scriptedModel(async (prompt) => {
   await harnessRef?.redis.rpush(`${prefix}:prompts`, JSON.stringify(prompt));
   const results = lastToolResults(prompt);
   if (results.length === 0) return { text: 'Asking.', toolCalls: [{ name: 'ask_question', input: ASK }] };
@@ -46,12 +65,12 @@ const model = scriptedModel(async (prompt) => {
 
 const harness = createHarness({
   redisUrl,
-  model,
+  model: failover ? failoverModel : askingModel,
   prefix,
   queueName,
   worker: !process.env.HP_ANSWER,
-  lockDuration: 1500,
-  stalledInterval: 500,
+  lockDuration: failover ? JOB_TIMINGS.lockDurationMs : 1500,
+  stalledInterval: failover ? JOB_TIMINGS.stalledIntervalMs : 500,
   config: { askTimeoutMs: Number(process.env.HP_ASK_TIMEOUT_MS ?? 60_000) },
 });
 harnessRef = harness;

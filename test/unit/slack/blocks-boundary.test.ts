@@ -19,6 +19,8 @@ const ALLOWED_OUTSIDE = new Set([
   // Pure too: the renderer states what the timeout will pick with the very rule the timeout job applies.
   'src/ask/assume-resolution.ts',
   'src/store/types.ts',
+  // Pure: the ask's revision, put in every block_id (and compared by the message sync).
+  'src/store/ask-revision.ts',
   'src/errors.ts',
   'src/agent/conversation.ts',
 ]);
