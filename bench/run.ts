@@ -12,8 +12,10 @@
  * 4. timeout lateness over 1,000 asks with 1-5 s timeouts [never early; p99 <= 250 ms].
  * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB].
  * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms].
+ * 7. job locks under load: a worker with production's lock and stall check (`JOB_TIMINGS`), 8 jobs at once
+ *    that keep the event loop busy in 25 ms slices for about 5 s each [no job stalled, no lock renewal lost].
  *
- * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack runs only those sections;
+ * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack,locks runs only those sections;
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
  * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
@@ -25,7 +27,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -35,6 +37,7 @@ import { decodeAskArguments } from '../src/ask/decode-ask-arguments.js';
 import type { NormalizedAsk, QuestionResolution } from '../src/ask/types.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
+import { JOB_TIMINGS } from '../src/jobs/worker.js';
 import { createRedisConnections } from '../src/ops/redis-connections.js';
 import { encodeMessageRef } from '../src/slack/message-ref.js';
 import { DefinitionCache } from '../src/store/definition-cache.js';
@@ -535,6 +538,67 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   await fake.stop();
 }
 
+/**
+ * Section 7: with production's job lock (2.5 s, renewed every 1.25 s) and stall check (1 s), a busy worker
+ * must keep every lock: 16 jobs, 8 at a time, each burning 625 ms of CPU in 25 ms slices (so each runs about
+ * 5 s and renews its lock several times while the event loop is never idle). Prints stalled jobs, failed
+ * renewals and the event-loop delay the renewals had to live with.
+ */
+async function benchLocks(redisUrl: string): Promise<void> {
+  const id = randomUUID().slice(0, 8);
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(`bench-locks-${id}`, { connection, prefix: `{bench-locks-${id}}` });
+  const jobs = 16;
+  const sliceMs = 25;
+  const slices = 25;
+  let stalled = 0;
+  let renewalsLost = 0;
+  let done = 0;
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const worker = new Worker(
+    queue.name,
+    async () => {
+      for (let slice = 0; slice < slices; slice++) {
+        const until = performance.now() + sliceMs;
+        while (performance.now() < until) {
+          // busy: stands for parsing and validating a large record
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+    {
+      connection: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      prefix: `{bench-locks-${id}}`,
+      concurrency: 8,
+      lockDuration: JOB_TIMINGS.lockDurationMs,
+      stalledInterval: JOB_TIMINGS.stalledIntervalMs,
+      maxStalledCount: 10,
+    },
+  );
+  worker.on('stalled', () => stalled++);
+  worker.on('lockRenewalFailed', (ids) => {
+    renewalsLost += ids.length;
+  });
+  const finished = new Promise<void>((resolve) =>
+    worker.on('completed', () => {
+      if (++done === jobs) resolve();
+    }),
+  );
+  const began = performance.now();
+  delay.enable();
+  await queue.addBulk(Array.from({ length: jobs }, (_, i) => ({ name: 'work', data: { i } })));
+  await finished;
+  delay.disable();
+  const seconds = (performance.now() - began) / 1000;
+  console.log(
+    `7. job locks under load (lock ${JOB_TIMINGS.lockDurationMs} ms, stall check ${JOB_TIMINGS.stalledIntervalMs} ms): ${jobs} jobs of ${slices * sliceMs} ms CPU, 8 at once, in ${seconds.toFixed(1)} s; stalled ${stalled}, lock renewals lost ${renewalsLost}; event-loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms`,
+  );
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await connection.quit();
+}
+
 async function main(): Promise<void> {
   const began = Date.now();
   const flags = readRedisFlags();
@@ -566,6 +630,7 @@ async function main(): Promise<void> {
     ['timeout', () => benchTimeoutLateness(redisUrl)],
     ['bytes', () => benchBytes(redisUrl, ask)],
     ['ack', () => benchAck(redisUrl, ask)],
+    ['locks', () => benchLocks(redisUrl)],
   ];
   const only = process.env.BENCH_ONLY?.split(',');
   const unknown = only?.filter((name) => !sections.some(([section]) => section === name)) ?? [];
