@@ -29,6 +29,12 @@ export async function serve(
   }
   if (options.role) config = { ...config, role: options.role };
   const logger = createLogger(config.log);
+  // Last line of defence: every request path catches its own errors (the Slack receivers, the HTTP server),
+  // so a rejection nobody handled is a bug in a library or in holdpoint. Log it loudly and keep serving
+  // instead of letting Node end the process, and with it every other request in flight.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection (a bug); the process keeps running');
+  });
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
   try {
     runtime = await startRuntime(config, logger, options.tuning ?? tuningFromEnv(env));
