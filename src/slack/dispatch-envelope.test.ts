@@ -2,6 +2,7 @@ import { App, type Receiver } from '@slack/bolt';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { dispatchEnvelope, type EnvelopeReply } from './dispatch-envelope.js';
+import { slackLogger } from './slack-logger.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -17,15 +18,7 @@ function boltApp(): App {
     botId: 'B0BOT',
     botUserId: 'U0BOT',
     receiver: noReceiver,
-    logger: {
-      debug() {},
-      info() {},
-      warn() {},
-      error() {},
-      setLevel() {},
-      getLevel: () => 'error' as never,
-      setName() {},
-    },
+    logger: slackLogger(silent),
   });
 }
 

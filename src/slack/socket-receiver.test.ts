@@ -1,18 +1,11 @@
 import type { App } from '@slack/bolt';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { slackLogger } from './slack-logger.js';
 import { SlackSocketReceiver } from './socket-receiver.js';
 
 const silent = pino({ level: 'silent' });
-const quiet = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => 'error' as never,
-  setName() {},
-};
+const quiet = slackLogger(silent);
 
 /** Frames the Socket Mode client reads from its WebSocket (`ws_message`), each unreadable in its own way. */
 const FRAMES = [
