@@ -4,24 +4,19 @@ import { assumeOpenQuestions } from '../ask/assume-resolution.js';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../ask/types.js';
-import { newTurnRecord } from '../store/new-turn-record.js';
+import { conversationKey } from '../asks/conversation.js';
+import type { EngineLogger } from '../asks/logger.js';
+import type { AnswererPolicy, AskDefinition, AskRecord, AskTransitionResult } from '../asks/types.js';
+import { ASK_RECORD_VERSION } from '../asks/types.js';
 import type { TurnStore } from '../store/turn-store.js';
-import type {
-  AnswererPolicy,
-  AskDefinition,
-  AskRecord,
-  AskTransitionResult,
-  TurnRecord,
-} from '../store/types.js';
-import { ASK_RECORD_VERSION } from '../store/types.js';
-import { conversationKey } from './conversation.js';
-import type { EngineLogger } from './engine-logger.js';
 import { runModelStep } from './model-step.js';
+import { newTurnRecord } from './new-turn-record.js';
 import { planStep } from './plan-step.js';
 import type { Scheduler, TurnStart } from './scheduler.js';
 import type { Surface } from './surface.js';
 import { errorResult, textResult, toolCallsOf, toolMessage, toolResultsOf } from './tool-messages.js';
 import type { ToolRegistry } from './tool-registry.js';
+import type { TurnRecord } from './turn-record.js';
 
 /** Engine settings (from the environment; see `src/config`). */
 export interface EngineConfig {

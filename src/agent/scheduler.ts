@@ -1,4 +1,4 @@
-import type { ConversationRef } from './conversation.js';
+import type { ConversationRef } from '../asks/conversation.js';
 import type { TurnTrigger } from './surface.js';
 
 /** Everything needed to start a turn; the payload of a `turn` job and of a thread inbox item. */

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { AskRecord } from '../store/types.js';
-import type { ConversationRef } from './conversation.js';
+import type { ConversationRef } from '../asks/conversation.js';
+import type { AskRecord } from '../asks/types.js';
 
 /**
  * Where asks are shown and replies posted (Slack, or a recording surface in tests).

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { type NormalizedAsk, TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
+import { ASK_RECORD_VERSION, type AskRecord } from '../asks/types.js';
 import { formatDuration, parseDuration } from '../config/durations.js';
 import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
 import { renderAnswerModal } from '../slack/blocks/render-answer-modal.js';
 import { renderAskMessage } from '../slack/blocks/render-ask-message.js';
-import { ASK_RECORD_VERSION, type AskRecord } from '../store/types.js';
 import { readAndDecodeAsk } from './ask-input.js';
 import type { CliCommand } from './commands.js';
 

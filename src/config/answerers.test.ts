@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswererPolicy } from '../store/types.js';
+import type { AnswererPolicy } from '../asks/types.js';
 import { parseAnswerers } from './answerers.js';
 
 describe('parseAnswerers', () => {

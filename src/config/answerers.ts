@@ -1,4 +1,4 @@
-import type { AnswererPolicy } from '../store/types.js';
+import type { AnswererPolicy } from '../asks/types.js';
 
 /** Slack user ids start with `U` (or `W` on Enterprise Grid), user-group ids with `S`; the rest is upper-case alphanumeric. */
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;

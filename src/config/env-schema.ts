@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
+import type { AnswererPolicy } from '../asks/types.js';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
-import type { AnswererPolicy } from '../store/types.js';
 import { parseAnswerers } from './answerers.js';
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';

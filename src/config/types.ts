@@ -1,6 +1,6 @@
 import type { TimeoutPolicy } from '../ask/types.js';
+import type { AnswererPolicy } from '../asks/types.js';
 import type { ModelProvider } from '../model/parse-model-string.js';
-import type { AnswererPolicy } from '../store/types.js';
 
 /** Pino log levels accepted by `LOG_LEVEL` (`silent` turns logging off). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { ModelMessage } from 'ai';
-import type { ConversationRef } from '../agent/conversation.js';
-import type { EngineLogger } from '../agent/engine-logger.js';
 import type { Surface, TurnTrigger } from '../agent/surface.js';
-import type { AskRecord } from '../store/types.js';
+import type { ConversationRef } from '../asks/conversation.js';
+import type { EngineLogger } from '../asks/logger.js';
+import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
 import { encodeMessageRef } from './message-ref.js';
 import type { SlackMarks } from './slack-marks.js';

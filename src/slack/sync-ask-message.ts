@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import { askRevision } from '../store/ask-revision.js';
-import type { AskRecord } from '../store/types.js';
+import { askRevision } from '../asks/ask-revision.js';
+import type { AskRecord } from '../asks/types.js';
 import { parseMessageRef } from './message-ref.js';
 import type { SlackMarks } from './slack-marks.js';
 import { updateAskMessage } from './update-ask-message.js';

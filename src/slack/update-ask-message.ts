@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { AskRecord } from '../store/types.js';
+import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
 import type { SlackMessageRef } from './message-ref.js';
 

@@ -1,4 +1,5 @@
 import type { QuestionResolution } from '../ask/types.js';
+import type { AskDefinition, AskRecord, AskStatus } from '../asks/types.js';
 import { StateError } from '../errors.js';
 import { type DefinitionCache, type DefinitionEntry, deepFreeze } from './definition-cache.js';
 import {
@@ -6,7 +7,6 @@ import {
   deserializeQuestionResolution,
   serializeAskDefinition,
 } from './schemas.js';
-import type { AskDefinition, AskRecord, AskStatus } from './types.js';
 
 /** A resolution this process wrote, with the exact JSON it sent (see {@link askRecordFromHash}). */
 export interface WrittenResolution {

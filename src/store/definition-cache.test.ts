@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { AskDefinition } from '../asks/types.js';
 import { DefinitionCache, definitionDigest } from './definition-cache.js';
-import type { AskDefinition } from './types.js';
 
 function definition(askId: string): AskDefinition {
   return { askId, questions: [{ header: 'H', options: [{ label: 'A' }] }] } as unknown as AskDefinition;

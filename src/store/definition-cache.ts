@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AskDefinition } from './types.js';
+import type { AskDefinition } from '../asks/types.js';
 
 /**
  * Short digest of an AskDefinition JSON text, stored next to it in the ask hash (field `dsum`): 16 base64url

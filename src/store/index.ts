@@ -22,4 +22,3 @@ export {
 } from './schemas.js';
 export { askTransitionStatusOf, SCRIPT_CODE } from './script-codes.js';
 export type { CommitResult, TurnStore } from './turn-store.js';
-export * from './types.js';

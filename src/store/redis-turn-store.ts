@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
+import type { TurnRecord, TurnStatus } from '../agent/turn-record.js';
 import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
+import type { AskDefinition, AskRecord, AskTransitionResult, AskTransitionStatus } from '../asks/types.js';
 import { HoldpointError, SystemError } from '../errors.js';
 import { flushWrites } from '../ops/coalescing-redis.js';
 import {
@@ -16,14 +18,6 @@ import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/inde
 import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
 import type { CommitResult, TurnStore } from './turn-store.js';
-import type {
-  AskDefinition,
-  AskRecord,
-  AskTransitionResult,
-  AskTransitionStatus,
-  TurnRecord,
-  TurnStatus,
-} from './types.js';
 
 /** 7 days in ms. */
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

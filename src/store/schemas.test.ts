@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { modelMessageSchema } from 'ai';
 import { describe, expect, it } from 'vitest';
+import type { TurnRecord } from '../agent/turn-record.js';
+import type { AskDefinition } from '../asks/types.js';
 import { StateError } from '../errors.js';
 import {
   deserializeAskDefinition,
@@ -9,7 +11,6 @@ import {
   serializeAskDefinition,
   serializeTurnRecord,
 } from './schemas.js';
-import type { AskDefinition, TurnRecord } from './types.js';
 
 const fixtureText = readFileSync(new URL('../../test/fixtures/state/turn-v1.json', import.meta.url), 'utf8');
 const KEY = 'hp:{t:T1}:turn';

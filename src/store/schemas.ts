@@ -1,16 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { z } from 'zod';
-import type { ConversationRef } from '../agent/conversation.js';
+import { type OutboxEntry, TURN_RECORD_VERSION, type TurnRecord } from '../agent/turn-record.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../ask/types.js';
+import type { ConversationRef } from '../asks/conversation.js';
+import { type AnswererPolicy, ASK_RECORD_VERSION, type AskDefinition } from '../asks/types.js';
 import { StateError } from '../errors.js';
-import {
-  type AnswererPolicy,
-  ASK_RECORD_VERSION,
-  type AskDefinition,
-  type OutboxEntry,
-  TURN_RECORD_VERSION,
-  type TurnRecord,
-} from './types.js';
 
 /**
  * Versioned persisted records: zod schemas that check every record on read, historical readers, and

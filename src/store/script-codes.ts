@@ -1,5 +1,5 @@
+import type { AskTransitionStatus } from '../asks/types.js';
 import { StateError } from '../errors.js';
-import type { AskTransitionStatus } from './types.js';
 
 /**
  * Status codes returned by the store's Lua scripts (see the header of each `lua/*.lua` file).

@@ -1,5 +1,6 @@
+import type { TurnRecord } from '../agent/turn-record.js';
 import type { QuestionResolution } from '../ask/types.js';
-import type { AskDefinition, AskRecord, AskTransitionResult, TurnRecord } from './types.js';
+import type { AskDefinition, AskRecord, AskTransitionResult } from '../asks/types.js';
 
 /** Outcome of {@link TurnStore.commitTurn}. */
 export type CommitResult =

@@ -5,7 +5,7 @@
  * races the message ends showing both answers and no live control.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { askRevision } from '../../src/store/ask-revision.js';
+import { askRevision } from '../../src/asks/ask-revision.js';
 import { StoreKeys } from '../../src/store/keys.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';

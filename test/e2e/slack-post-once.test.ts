@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/agent/engine-logger.js';
+import { silentLogger } from '../../src/asks/logger.js';
 import { SlackSurface } from '../../src/slack/slack-surface.js';
 import { createWebClient } from '../../src/slack/web-client.js';
 import { RedisSlackMarks } from '../../src/store/redis-slack-marks.js';

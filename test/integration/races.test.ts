@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerAsk, timeoutAsk } from '../../src/agent/engine.js';
+import { newTurnRecord } from '../../src/agent/new-turn-record.js';
+import type { TurnRecord } from '../../src/agent/turn-record.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
-import { newTurnRecord } from '../../src/store/new-turn-record.js';
-import { ASK_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
+import { ASK_RECORD_VERSION } from '../../src/asks/types.js';
 import { createHarness, type Harness, TEST_ENGINE_CONFIG, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceTurn, answerAsk } from '../../src/agent/engine.js';
+import { newTurnRecord } from '../../src/agent/new-turn-record.js';
+import { TURN_RECORD_VERSION, type TurnRecord } from '../../src/agent/turn-record.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
+import { ASK_RECORD_VERSION } from '../../src/asks/types.js';
 import { StateError } from '../../src/errors.js';
 import { resumeJobId } from '../../src/jobs/job-ids.js';
-import { newTurnRecord } from '../../src/store/new-turn-record.js';
-import { ASK_RECORD_VERSION, TURN_RECORD_VERSION, type TurnRecord } from '../../src/store/types.js';
 import { createHarness, type Harness, replyAnswers, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';

@@ -3,17 +3,17 @@ import type { LanguageModel } from 'ai';
 import type { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { EngineConfig, EngineDeps } from '../../src/agent/engine.js';
-import { silentLogger } from '../../src/agent/engine-logger.js';
 import type { TurnStart } from '../../src/agent/scheduler.js';
 import { type AgentTool, createToolRegistry } from '../../src/agent/tool-registry.js';
 import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
+import { silentLogger } from '../../src/asks/logger.js';
+import type { AskRecord } from '../../src/asks/types.js';
 import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
 import { createHoldpointWorker } from '../../src/jobs/worker.js';
 import { CoalescingRedis } from '../../src/ops/coalescing-redis.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
-import type { AskRecord } from '../../src/store/types.js';
 import { RecordingSurface } from './recording-surface.js';
 
 /** Options of {@link createHarness}. */

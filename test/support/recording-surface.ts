@@ -1,8 +1,8 @@
 import type { ModelMessage } from 'ai';
 import type { Redis } from 'ioredis';
-import type { ConversationRef } from '../../src/agent/conversation.js';
 import type { Surface, TurnTrigger } from '../../src/agent/surface.js';
-import type { AskRecord } from '../../src/store/types.js';
+import type { ConversationRef } from '../../src/asks/conversation.js';
+import type { AskRecord } from '../../src/asks/types.js';
 
 /** One thing the surface was asked to do, as recorded. */
 export type SurfaceEvent =

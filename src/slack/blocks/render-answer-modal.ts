@@ -2,8 +2,8 @@
  * The modal for a typed answer: "Other…" on a choice question, "Answer" on a free-text question. Pure.
  */
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { AskRecord } from '../../asks/types.js';
 import { StateError } from '../../errors.js';
-import type { AskRecord } from '../../store/types.js';
 import {
   ANSWER_INPUT_ACTION_ID,
   ANSWER_INPUT_BLOCK_ID,

@@ -17,8 +17,8 @@ import type {
 } from '@slack/types';
 import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
-import { askRevision } from '../../store/ask-revision.js';
-import type { AskRecord } from '../../store/types.js';
+import { askRevision } from '../../asks/ask-revision.js';
+import type { AskRecord } from '../../asks/types.js';
 import { mentionUser } from '../mrkdwn.js';
 import {
   blockId,

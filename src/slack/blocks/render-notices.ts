@@ -3,7 +3,7 @@
  * mentions are built from validated user ids. Pure.
  */
 import type { QuestionResolution } from '../../ask/types.js';
-import type { AnswererPolicy } from '../../store/types.js';
+import type { AnswererPolicy } from '../../asks/types.js';
 import { mentionUser, SLACK_USER_ID_PATTERN } from '../mrkdwn.js';
 import { SLACK_LIMITS } from './limits.js';
 import { clampMrkdwn } from './text-objects.js';

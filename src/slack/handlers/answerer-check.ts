@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { AskRecord } from '../../store/types.js';
+import type { AskRecord } from '../../asks/types.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
 
 /**

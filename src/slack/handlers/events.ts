@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { type ConversationRef, conversationKey } from '../../agent/conversation.js';
 import { answerAsk, submitTurn } from '../../agent/engine.js';
+import { type ConversationRef, conversationKey } from '../../asks/conversation.js';
 import { notKeptText } from '../blocks/render-notices.js';
 import { slackTextToPlain } from '../slack-text.js';
 import { inAllowedGroup } from './answerer-check.js';

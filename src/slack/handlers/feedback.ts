@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { EngineLogger } from '../../agent/engine-logger.js';
-import type { AskRecord, AskTransitionResult } from '../../store/types.js';
+import type { EngineLogger } from '../../asks/logger.js';
+import type { AskRecord, AskTransitionResult } from '../../asks/types.js';
 import { alreadyAnsweredText, askClosedText, notAllowedText } from '../blocks/render-notices.js';
 import { syncAskMessage } from '../sync-ask-message.js';
 import type { SlackHandlerDeps } from './handler-deps.js';

@@ -1,4 +1,4 @@
-import type { AskRecord } from '../../store/types.js';
+import type { AskRecord } from '../../asks/types.js';
 import { parseMessageRef } from '../message-ref.js';
 
 /** Where a click or submission says it came from: the channel and `ts` of the message holding the control. */

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
+import { newTurnRecord } from '../../../src/agent/new-turn-record.js';
+import type { TurnRecord } from '../../../src/agent/turn-record.js';
 import type { QuestionResolution } from '../../../src/ask/types.js';
-import { newTurnRecord } from '../../../src/store/new-turn-record.js';
+import type { AnswererPolicy, AskDefinition } from '../../../src/asks/types.js';
 import { RedisTurnStore, type RedisTurnStoreOptions } from '../../../src/store/redis-turn-store.js';
-import type { AnswererPolicy, AskDefinition, TurnRecord } from '../../../src/store/types.js';
 import { testRedisClient, uniquePrefix } from '../../support/redis.js';
 
 /** A store on a fresh client with a unique key prefix. Call `close()` in `afterAll`/`afterEach`. */

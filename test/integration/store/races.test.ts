@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskTransitionResult } from '../../../src/asks/types.js';
 import { RESOLVED_SCORE_BASE } from '../../../src/store/ask-index.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
-import type { AskTransitionResult } from '../../../src/store/types.js';
 import { testRedisClient } from '../../support/redis.js';
 import { answer, assumed, pausedAsk, storeForTest } from './builders.js';
 

@@ -3,7 +3,7 @@
  * recommended first option, 30 min timeout, policy `recommended-or-first`, deadline set.
  */
 import type { AskOption, AskQuestion, QuestionResolution } from '../../../src/ask/types.js';
-import type { AskRecord } from '../../../src/store/types.js';
+import type { AskRecord } from '../../../src/asks/types.js';
 
 /** 2026-11-29T20:00:00Z in epoch ms. */
 export const SHOWN_AT = Date.UTC(2026, 10, 29, 20, 0, 0);

@@ -18,11 +18,11 @@ const ALLOWED_OUTSIDE = new Set([
   'src/ask/types.ts',
   // Pure too: the renderer states what the timeout will pick with the very rule the timeout job applies.
   'src/ask/assume-resolution.ts',
-  'src/store/types.ts',
+  'src/asks/types.ts',
   // Pure: the ask's revision, put in every block_id (and compared by the message sync).
-  'src/store/ask-revision.ts',
+  'src/asks/ask-revision.ts',
   'src/errors.ts',
-  'src/agent/conversation.ts',
+  'src/asks/conversation.ts',
 ]);
 
 describe('src/slack/blocks boundary', () => {

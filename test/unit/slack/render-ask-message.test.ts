@@ -1,10 +1,10 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { AskQuestion, TimeoutPolicy } from '../../../src/ask/types.js';
+import type { AskRecord } from '../../../src/asks/types.js';
 import { parseActionId, parseActionValue } from '../../../src/slack/blocks/action-ids.js';
 import { renderAskMessage } from '../../../src/slack/blocks/render-ask-message.js';
 import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
-import type { AskRecord } from '../../../src/store/types.js';
 import {
   answered,
   askRecord,

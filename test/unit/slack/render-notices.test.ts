@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionResolution } from '../../../src/ask/types.js';
+import type { AnswererPolicy } from '../../../src/asks/types.js';
 import {
   alreadyAnsweredText,
   askClosedText,
@@ -8,7 +9,6 @@ import {
   stateUnreadableText,
   temporarilyUnavailableText,
 } from '../../../src/slack/blocks/render-notices.js';
-import type { AnswererPolicy } from '../../../src/store/types.js';
 import { answered, assumed, canceled } from './ask-records.js';
 
 describe('alreadyAnsweredText', () => {

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { ConversationRef } from '../agent/conversation.js';
-import { TURN_RECORD_VERSION, type TurnRecord } from './types.js';
+import type { ConversationRef } from '../asks/conversation.js';
+import { TURN_RECORD_VERSION, type TurnRecord } from './turn-record.js';
 
 /** What a new turn starts from. */
 export interface NewTurn {
