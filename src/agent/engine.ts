@@ -4,11 +4,11 @@ import { assumeOpenQuestions } from '../ask/assume-resolution.js';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../ask/types.js';
+import type { AskStore } from '../asks/ask-store.js';
 import { conversationKey } from '../asks/conversation.js';
 import type { EngineLogger } from '../asks/logger.js';
 import type { AnswererPolicy, AskDefinition, AskRecord, AskTransitionResult } from '../asks/types.js';
 import { ASK_RECORD_VERSION } from '../asks/types.js';
-import type { TurnStore } from '../store/turn-store.js';
 import { runModelStep } from './model-step.js';
 import { newTurnRecord } from './new-turn-record.js';
 import { planStep } from './plan-step.js';
@@ -17,6 +17,7 @@ import type { Surface } from './surface.js';
 import { errorResult, textResult, toolCallsOf, toolMessage, toolResultsOf } from './tool-messages.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { TurnRecord } from './turn-record.js';
+import type { ThreadQueue, TurnLeases, TurnStore } from './turn-store.js';
 
 /** Engine settings (from the environment; see `src/config`). */
 export interface EngineConfig {
@@ -58,7 +59,7 @@ export type EngineEvent =
 
 /** What the engine needs. Built once per process by the composition root. */
 export interface EngineDeps {
-  store: TurnStore;
+  store: TurnStore & TurnLeases & ThreadQueue & AskStore;
   surface: Surface;
   scheduler: Scheduler;
   model: LanguageModel;

@@ -16,6 +16,11 @@ export interface SlackMarks {
   markThread(threadKey: string, ttlMs: number): Promise<void>;
   /** True when the bot takes part in the thread. */
   isThreadMarked(threadKey: string): Promise<boolean>;
+  /**
+   * Events API de-duplication by `event_id`: `SET NX` with a TTL. True the first time an id is seen
+   * within `ttlMs` (Slack redelivers an event it did not see acknowledged within minutes).
+   */
+  claimEvent(eventId: string, ttlMs: number): Promise<boolean>;
   /** Takes the lock of redrawing an ask's message (`SET NX PX`): true when this caller holds it now. */
   claimDraw(askId: string, token: string, ttlMs: number): Promise<boolean>;
   /** Gives the redraw lock back, only when still held with `token`. */

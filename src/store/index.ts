@@ -21,4 +21,3 @@ export {
   upgradeTurnRecordV1,
 } from './schemas.js';
 export { askTransitionStatusOf, SCRIPT_CODE } from './script-codes.js';
-export type { CommitResult, TurnStore } from './turn-store.js';

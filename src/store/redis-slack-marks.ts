@@ -40,6 +40,10 @@ export class RedisSlackMarks implements SlackMarks {
     return (await this.redis.exists(this.keys.slackThread(threadKey))) === 1;
   }
 
+  async claimEvent(eventId: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.keys.event(eventId), '1', 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
   async claimDraw(askId: string, token: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(this.keys.slackDrawLock(askId), token, 'PX', ttlMs, 'NX')) === 'OK';
   }

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { TurnRecord, TurnStatus } from '../agent/turn-record.js';
+import type { CommitResult, ThreadQueue, TurnLeases, TurnStore } from '../agent/turn-store.js';
 import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
+import type { AskStore } from '../asks/ask-store.js';
 import type { AskDefinition, AskRecord, AskTransitionResult, AskTransitionStatus } from '../asks/types.js';
 import { HoldpointError, SystemError } from '../errors.js';
 import { flushWrites } from '../ops/coalescing-redis.js';
@@ -17,7 +19,6 @@ import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, S
 import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
 import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
-import type { CommitResult, TurnStore } from './turn-store.js';
 
 /** 7 days in ms. */
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -78,7 +79,7 @@ function scriptReply(reply: unknown, key: string): { code: number; rest: unknown
  * Errors: Redis failures are rethrown as {@link SystemError} `redis_failed`; unreadable records as
  * {@link import('../errors.js').StateError} (see `schemas.ts`). Lost races are statuses, never errors.
  */
-export class RedisTurnStore implements TurnStore {
+export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskStore {
   readonly keys: StoreKeys;
   readonly #redis: Redis;
   readonly #scripts: Readonly<Record<ScriptName, ScriptCall>>;
@@ -349,13 +350,7 @@ export class RedisTurnStore implements TurnStore {
     await this.#call('unindexAsk', key, () => this.#redis.zrem(key, member));
   }
 
-  async claimEvent(eventId: string, ttlMs: number): Promise<boolean> {
-    const key = this.keys.event(eventId);
-    const reply = await this.#call('claimEvent', key, () => this.#redis.set(key, '1', 'PX', ttlMs, 'NX'));
-    return reply === 'OK';
-  }
-
-  /** See {@link TurnStore.admitToThread}. Re-admitting the holder returns `start`; an item already queued is not queued twice. Holder and inbox keys live `retentionMs` after their last change. */
+  /** See {@link ThreadQueue.admitToThread}. Re-admitting the holder returns `start`; an item already queued is not queued twice. Holder and inbox keys live `retentionMs` after their last change. */
   async admitToThread(threadKey: string, turnId: string, item: string): Promise<'start' | 'queued'> {
     const holder = this.keys.threadHolder(threadKey);
     const reply = await this.#call('admitToThread', holder, () =>

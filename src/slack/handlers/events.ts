@@ -92,7 +92,7 @@ function teamOf(body: unknown): string | undefined {
 async function firstDelivery(deps: SlackHandlerDeps, body: unknown): Promise<boolean> {
   const envelope = eventEnvelopeSchema.safeParse(body);
   if (!envelope.success) return true;
-  return deps.engine.store.claimEvent(envelope.data.event_id, deps.eventDedupeMs ?? DEFAULT_EVENT_DEDUPE_MS);
+  return deps.marks.claimEvent(envelope.data.event_id, deps.eventDedupeMs ?? DEFAULT_EVENT_DEDUPE_MS);
 }
 
 function conversationOf(event: MessageEvent, teamId: string | undefined): ConversationRef {

@@ -461,22 +461,3 @@ describe('indexes', () => {
     }
   });
 });
-
-describe('claimEvent', () => {
-  it('is true the first time only, with a TTL', async () => {
-    expect(await store.claimEvent('Ev1', 3_600_000)).toBe(true);
-    expect(await store.claimEvent('Ev1', 3_600_000)).toBe(false);
-    expect(await redis.pttl(store.keys.event('Ev1'))).toBeGreaterThan(3_500_000);
-  });
-
-  it('lets exactly one of 50 concurrent claims win', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, () => store.claimEvent('Ev-race', 60_000)));
-    expect(results.filter(Boolean)).toHaveLength(1);
-  });
-
-  it('is true again after the TTL', async () => {
-    expect(await store.claimEvent('Ev-short', 20)).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(await store.claimEvent('Ev-short', 20)).toBe(true);
-  });
-});

@@ -63,7 +63,6 @@ describe('Redis Cluster slots', () => {
     const turn = await store.getTurn('c1');
     if (!turn) throw new Error('missing');
     expect((await store.commitTurn({ ...turn, status: 'completed' }, turn.rev)).ok).toBe(true);
-    expect(await store.claimEvent('Ev1', 1_000)).toBe(true);
     expect(await store.admitToThread('th', 'c1', JSON.stringify({ turnId: 'c1' }))).toBe('start');
     expect(await store.admitToThread('th', 'c2', JSON.stringify({ turnId: 'c2' }))).toBe('queued');
     expect(await store.releaseThread('th', 'c1')).toBe(JSON.stringify({ turnId: 'c2' }));

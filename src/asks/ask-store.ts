@@ -1,0 +1,62 @@
+import type { QuestionResolution } from '../ask/types.js';
+import type { AskRecord, AskTransitionResult } from './types.js';
+
+/**
+ * Where asks live (Redis in production, see `store/redis-turn-store.ts`; an in-memory fake in tests).
+ * Every method is one round trip (or one Lua script) and never throws for a lost race:
+ * races come back as statuses. Methods throw {@link import('../errors.js').StateError} for unreadable
+ * records (unknown schema version, failed zod check) and {@link import('../errors.js').SystemError}
+ * when the store fails.
+ */
+export interface AskStore {
+  /** Reads an ask; null when absent. */
+  getAsk(turnId: string, askId: string): Promise<AskRecord | null>;
+  /**
+   * Records that the surface showed the ask (first call wins: later calls change nothing and return
+   * the stored values). Sets `shownAt`, `deadline = shownAt + timeoutMs`, `messageRef`.
+   */
+  markAskShown(
+    turnId: string,
+    askId: string,
+    shownAt: number,
+    messageRef: string | null,
+  ): Promise<AskRecord | null>;
+  /**
+   * A person answers one question. Stores `resolution` at `questionIndex` only if the ask is open,
+   * that question is unresolved and the person is allowed by the ask's answerer policy
+   * (`inAllowedGroup` says whether the surface found the person in one of the policy's user groups).
+   * Returns `completed` when this was the last open question.
+   */
+  answerQuestion(
+    turnId: string,
+    askId: string,
+    questionIndex: number,
+    resolution: QuestionResolution,
+    options?: { inAllowedGroup?: boolean },
+  ): Promise<AskTransitionResult>;
+  /**
+   * Resolves every still-unresolved question with the given fallback (one per question, e.g. from the
+   * timeout policy, or `not_shown`). Answers given earlier stay. `closed` if the ask was already resolved.
+   */
+  resolveOpenQuestions(
+    turnId: string,
+    askId: string,
+    fallbacks: QuestionResolution[],
+  ): Promise<AskTransitionResult>;
+  /**
+   * The requester cancels: every unresolved question gets `canceled` (with `byUserId`); `forbidden` for anyone else.
+   */
+  cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult>;
+  /** Notes that the resume job was added (first call wins). Returns true when this call set it. */
+  markResumeQueued(turnId: string, askId: string, at: number): Promise<boolean>;
+  /** Asks indexed as open whose deadline is at or before `now` (epoch ms), or that were never shown and were created before `now - unshownGraceMs`. */
+  listOverdueAsks(
+    now: number,
+    unshownGraceMs: number,
+    limit: number,
+  ): Promise<Array<{ turnId: string; askId: string }>>;
+  /** Asks that are resolved but whose turn has not consumed them yet (index maintained by the store). */
+  listUnresumedAsks(limit: number): Promise<Array<{ turnId: string; askId: string }>>;
+  /** Removes an ask from the ask index (after the turn consumed it). */
+  unindexAsk(turnId: string, askId: string): Promise<void>;
+}
