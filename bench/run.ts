@@ -32,11 +32,12 @@ import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { readRedisFlags } from '../scripts/redis-flags.mjs';
-import { answerAsk } from '../src/agent/engine.js';
 import { newTurnRecord } from '../src/agent/new-turn-record.js';
 import type { TurnRecord } from '../src/agent/turn-record.js';
+import { TurnWaiter } from '../src/agent/turn-waiter.js';
 import { decodeAskArguments } from '../src/ask/decode-ask-arguments.js';
 import type { NormalizedAsk, QuestionResolution } from '../src/ask/types.js';
+import { AskService } from '../src/asks/ask-service.js';
 import { ASK_RECORD_VERSION, type AskDefinition } from '../src/asks/types.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
@@ -298,14 +299,28 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
   );
   await worker.waitUntilReady();
   collectGarbage();
-  const deps = { store, scheduler, now: () => Date.now(), ...quiet };
+  const now = () => Date.now();
+  const deps = {
+    asks: new AskService({
+      store,
+      timers: scheduler,
+      // The answer path never shows or redraws a message.
+      surface: {
+        showAsk: () => Promise.reject(new Error('not shown in the bench')),
+        syncAsk: async () => {},
+      },
+      waiters: { turn: new TurnWaiter({ store, scheduler, now }) },
+      now,
+      ...quiet,
+    }),
+  };
   for (let n = 0; n < 300; n++) {
     const { turnId, askId } = await pausedTurn(store, ask);
     const done = new Promise<void>((resolve) => {
       resolveDone = resolve;
     });
     started.set(askId, performance.now());
-    await answerAsk(deps, { turnId, askId, questionIndex: 0, resolution: answer('U0BOB') });
+    await deps.asks.answer({ turnId, askId, questionIndex: 0, resolution: answer('U0BOB') });
     await done;
   }
   console.log(summary('3. answer-to-resume-start (answer stored -> worker starts resume)', samples));

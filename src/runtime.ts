@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { LanguageModel } from 'ai';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { EngineConfig, EngineDeps } from './agent/engine.js';
+import { type EngineConfig, type EngineDeps, withAskService } from './agent/engine-deps.js';
 import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
 import { askToolDefinitionFor } from './ask/ask-schema.js';
 import { redactUrl } from './config/redact-url.js';
@@ -236,7 +236,7 @@ export async function startRuntime(
       'connected to Slack',
     );
 
-    const deps: EngineDeps = {
+    const deps: EngineDeps = withAskService({
       store: workerStore,
       surface: new SlackSurface({
         client: webClient,
@@ -267,7 +267,7 @@ export async function startRuntime(
           if (event.waitedMs !== null) metrics.answerLatency.observe(event.waitedMs / 1000);
         }
       },
-    };
+    });
 
     let worker: Worker | null = null;
     let sweeper: Sweeper | null = null;
@@ -317,7 +317,7 @@ export async function startRuntime(
         botId,
         logger,
         handlers: {
-          engine: { ...deps, store: requestStore },
+          engine: withAskService({ ...deps, store: requestStore }),
           // On the request client too: a Redis outage must fail a listener fast, not hang it.
           marks: new RedisSlackMarks(connections.request, storeOptions),
           groupMembers: cachedGroupMembers(),

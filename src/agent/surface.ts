@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
+import type { AskSurface } from '../asks/ask-ports.js';
 import type { ConversationRef } from '../asks/conversation.js';
-import type { AskRecord } from '../asks/types.js';
 
 /**
  * Where asks are shown and replies posted (Slack, or a recording surface in tests).
@@ -18,27 +18,13 @@ export interface TurnTrigger {
   userId: string;
 }
 
-export interface Surface {
+/** Where turns happen: the asks' surface plus the conversation's history, replies and a working indicator. */
+export interface Surface extends AskSurface {
   /**
    * The conversation so far as model messages, up to and including the trigger message: earlier human
    * messages as `user` messages, the bot's own messages as `assistant` messages.
    */
   loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]>;
-  /**
-   * Shows an ask in the conversation. Idempotent by `ask.askId`: when a message for this ask was
-   * already posted, returns its reference instead of posting again.
-   * @returns an opaque reference to the shown message (stored in `AskRecord.messageRef`).
-   * @throws when the ask cannot be shown after the surface's own retries.
-   */
-  showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string>;
-  /**
-   * Makes the shown message of `ask` show the ask as stored now (controls of resolved questions go, the
-   * choices and who made them stay). Idempotent and safe to call from any process at any time: the
-   * surface reads the ask afresh and never lets an older state overwrite a newer one. A no-op when the
-   * ask was never shown or its message already shows this state.
-   * @throws when the surface refuses the update.
-   */
-  syncAsk(ask: AskRecord): Promise<void>;
   /** Posts text once per `key` (final reply, or an error such as "too many invalid questions"). */
   postMessage(
     conversation: ConversationRef,

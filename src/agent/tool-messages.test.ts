@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { withMissingResultsClosed, withToolResult } from './engine.js';
-import { errorResult, pairingProblems, textResult } from './tool-messages.js';
+import { withMissingResultsClosed } from './end-turn.js';
+import { errorResult, pairingProblems, textResult, withToolResult } from './tool-messages.js';
 
 const call = (id: string, name = 'tool') => ({
   type: 'tool-call' as const,

@@ -111,3 +111,24 @@ export function pairingProblems(
 export function isAssistant(message: ModelMessage): message is AssistantModelMessage {
   return message.role === 'assistant';
 }
+
+/**
+ * Adds `result` to the tool message that follows the assistant message holding its call (creating
+ * that tool message when the call was the step's only one), keeping results in call order.
+ */
+export function withToolResult(messages: readonly ModelMessage[], result: ToolResultPart): ModelMessage[] {
+  const copy = [...messages];
+  const index = copy.findIndex((message) =>
+    toolCallsOf(message).some((call) => call.toolCallId === result.toolCallId),
+  );
+  if (index < 0) return [...copy, { role: 'tool', content: [result] }];
+  const calls = toolCallsOf(copy[index] as ModelMessage);
+  const following = copy[index + 1];
+  if (following?.role === 'tool') {
+    const existing = toolResultsOf(following).filter((part) => part.toolCallId !== result.toolCallId);
+    copy[index + 1] = toolMessage(calls, [...existing, result]);
+  } else {
+    copy.splice(index + 1, 0, toolMessage(calls, [result]));
+  }
+  return copy;
+}

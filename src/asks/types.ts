@@ -5,6 +5,18 @@ import type { ConversationRef } from './conversation.js';
 export const ASK_RECORD_VERSION = 1;
 
 /**
+ * Who continues when an ask resolves. A union: each kind has its handler (`AskWaiters`), and a new kind
+ * (the HTTP API's `{ kind: 'api', clientName, callbackUrl? }`) adds a member and a handler, nothing else.
+ * - `turn`: an agent turn paused on its `ask_question` call `toolCallId`; it resumes with the answers.
+ */
+export type Waiter = { kind: 'turn'; turnId: string; toolCallId: string };
+
+/** The waiter of an ask. Every stored ask so far is a turn's (its `turnId` and `toolCallId`). Pure. */
+export function waiterOf(ask: Pick<AskDefinition, 'turnId' | 'toolCallId'>): Waiter {
+  return { kind: 'turn', turnId: ask.turnId, toolCallId: ask.toolCallId };
+}
+
+/**
  * Who may answer an ask.
  * - `anyone`: anyone who can click in the conversation.
  * - `requester`: only the person who started the turn.

@@ -1,5 +1,6 @@
 import type { JobsOptions, Queue } from 'bullmq';
-import type { Scheduler, TurnStart } from '../agent/scheduler.js';
+import type { Scheduler } from '../agent/scheduler.js';
+import type { TurnStart } from '../agent/turn-start.js';
 import { resumeJobId, timeoutJobId, turnJobId } from './job-ids.js';
 import { JOB_NAMES } from './payloads.js';
 

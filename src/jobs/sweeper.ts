@@ -1,4 +1,4 @@
-import { type EngineDeps, sweep } from '../agent/engine.js';
+import type { EngineDeps } from '../agent/engine-deps.js';
 
 /** A running sweeper; `stop()` waits for a sweep in progress. */
 export interface Sweeper {
@@ -19,7 +19,7 @@ export function startSweeper(
   const unshownGraceMs = options.unshownGraceMs ?? 60_000;
   let running: Promise<unknown> = Promise.resolve();
   const runOnce = async () => {
-    const counts = await sweep(deps, { unshownGraceMs });
+    const counts = await deps.asks.sweep({ unshownGraceMs });
     if (counts.timedOut + counts.resumed + counts.reshown > 0)
       deps.log.info({ ...counts }, 'sweep recovered work');
     return counts;

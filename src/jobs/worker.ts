@@ -1,6 +1,9 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { advanceTurn, type EngineDeps, failTurn, startTurn, timeoutAsk } from '../agent/engine.js';
+import { advanceTurn } from '../agent/advance-turn.js';
+import { failTurn } from '../agent/end-turn.js';
+import type { EngineDeps } from '../agent/engine-deps.js';
+import { startTurn } from '../agent/thread-admission.js';
 import { StateError } from '../errors.js';
 import { askJobSchema, JOB_NAMES, turnJobSchema } from './payloads.js';
 
@@ -120,7 +123,7 @@ async function processJob(
     }
     case JOB_NAMES.timeout: {
       const data = askJobSchema.parse(job.data);
-      const outcome = await timeoutAsk(deps, data.turnId, data.askId);
+      const outcome = await deps.asks.timeout(data.turnId, data.askId);
       if (outcome === 'not-due') {
         const ask = await deps.store.getAsk(data.turnId, data.askId);
         await job.moveToDelayed(ask?.deadline ?? Date.now() + 1000, token);

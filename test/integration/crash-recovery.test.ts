@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { submitTurn } from '../../src/agent/engine.js';
+import { submitTurn } from '../../src/agent/thread-admission.js';
 import { timeoutJobId } from '../../src/jobs/job-ids.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/child-process.js';
 import { createHarness, type Harness, replyAnswers, shownAsk, waitFor } from '../support/engine-harness.js';

@@ -4,7 +4,7 @@
  * from the kill to the model call of the other worker (both stamped with this machine's clock).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { submitTurn } from '../../src/agent/engine.js';
+import { submitTurn } from '../../src/agent/thread-admission.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/child-process.js';
 import { createHarness, type Harness, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';

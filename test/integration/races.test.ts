@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerAsk, timeoutAsk } from '../../src/agent/engine.js';
 import { newTurnRecord } from '../../src/agent/new-turn-record.js';
 import type { TurnRecord } from '../../src/agent/turn-record.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
@@ -140,11 +139,11 @@ describe(`${RACES} races`, () => {
           };
           const answering = async () => {
             await jitter();
-            return answerAsk(h.deps, { turnId, askId, questionIndex: 0, resolution: answer('No', 'U0BOB') });
+            return h.deps.asks.answer({ turnId, askId, questionIndex: 0, resolution: answer('No', 'U0BOB') });
           };
           const timing = async () => {
             await jitter();
-            return timeoutAsk(h.deps, turnId, askId);
+            return h.deps.asks.timeout(turnId, askId);
           };
           const [answered, timedOut] = await Promise.all([answering(), timing()]);
           const winners = Number(answered.status === 'completed') + Number(timedOut === 'resolved');
@@ -181,8 +180,8 @@ describe(`${RACES} races`, () => {
       await Promise.all(
         ids.slice(index, index + 100).map(async ({ turnId, askId }) => {
           const results = await Promise.all([
-            answerAsk(h.deps, { turnId, askId, questionIndex: 0, resolution: answer('Yes', 'U0ALICE') }),
-            answerAsk(h.deps, { turnId, askId, questionIndex: 0, resolution: answer('No', 'U0BOB') }),
+            h.deps.asks.answer({ turnId, askId, questionIndex: 0, resolution: answer('Yes', 'U0ALICE') }),
+            h.deps.asks.answer({ turnId, askId, questionIndex: 0, resolution: answer('No', 'U0BOB') }),
           ]);
           const winners = results.filter((result) => result.status === 'completed');
           expect(winners).toHaveLength(1);

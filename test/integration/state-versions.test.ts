@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { advanceTurn, answerAsk } from '../../src/agent/engine.js';
+import { advanceTurn } from '../../src/agent/advance-turn.js';
 import { newTurnRecord } from '../../src/agent/new-turn-record.js';
 import { TURN_RECORD_VERSION, type TurnRecord } from '../../src/agent/turn-record.js';
 import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
@@ -77,7 +77,7 @@ describe('paused turns written by an earlier schema version', () => {
     expect(loaded?.status).toBe('paused');
     expect(loaded?.version).toBe(TURN_RECORD_VERSION);
 
-    const result = await answerAsk(harness.deps, {
+    const result = await harness.deps.asks.answer({
       turnId: V1.turnId,
       askId,
       questionIndex: 0,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerAsk, submitTurn } from '../../src/agent/engine.js';
+import { submitTurn } from '../../src/agent/thread-admission.js';
 import { createHarness, type Harness, shownAsk, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
@@ -39,7 +39,7 @@ describe('one turn at a time per thread', () => {
     expect(await h.store.getTurn(second.turnId)).toBeNull();
     expect(model.prompts).toHaveLength(1);
 
-    await answerAsk(h.deps, {
+    await h.deps.asks.answer({
       turnId: first.turnId,
       askId: ask.askId,
       questionIndex: 0,

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerAsk, cancelAsk, failTurn, submitTurn } from '../../src/agent/engine.js';
-import type { TurnStart } from '../../src/agent/scheduler.js';
+import { failTurn } from '../../src/agent/end-turn.js';
+import { submitTurn } from '../../src/agent/thread-admission.js';
 import { pairingProblems } from '../../src/agent/tool-messages.js';
+import type { TurnStart } from '../../src/agent/turn-start.js';
 import { formatAskResult } from '../../src/ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
 import type { AskRecord } from '../../src/asks/types.js';
@@ -96,7 +97,7 @@ describe('pause, answer, resume', () => {
     ]);
 
     const resolution = answered('Hotfix forward', 'U0BOB');
-    const result = await answerAsk(harness.deps, {
+    const result = await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: ask.askId,
       questionIndex: 0,
@@ -165,7 +166,7 @@ describe('timeout', () => {
     const model = askThenEcho(TWO_QUESTIONS);
     harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 600 } });
     const { start, ask } = await startPausedTurn(harness, 'partial');
-    const first = await answerAsk(harness.deps, {
+    const first = await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: ask.askId,
       questionIndex: 0,
@@ -235,7 +236,7 @@ describe('a step with ask_question and another tool call', () => {
     expect(heldBack?.role).toBe('tool');
     expect(JSON.stringify(heldBack)).toMatch(/held back/);
 
-    await answerAsk(harness.deps, {
+    await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: ask.askId,
       questionIndex: 0,
@@ -290,7 +291,7 @@ describe('invalid ask_question calls', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const { start, ask } = await startPausedTurn(harness, 'fix it');
     expect(lastToolResults(model.prompts[1] ?? [])[0]?.text).toContain('questions[0].options');
-    await answerAsk(harness.deps, {
+    await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: ask.askId,
       questionIndex: 0,
@@ -320,7 +321,7 @@ describe('other pause paths', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const { start, ask } = await startPausedTurn(harness, 'two asks');
     expect(ask.toolCallId).toBe('c1');
-    await answerAsk(harness.deps, {
+    await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: ask.askId,
       questionIndex: 0,
@@ -349,10 +350,10 @@ describe('other pause paths', () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const { start, ask } = await startPausedTurn(harness, 'cancel me', { userId: 'U0ALICE' });
     expect(
-      (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0BOB' })).status,
+      (await harness.deps.asks.cancel({ turnId: start.turnId, askId: ask.askId, userId: 'U0BOB' })).status,
     ).toBe('forbidden');
     expect(
-      (await cancelAsk(harness.deps, { turnId: start.turnId, askId: ask.askId, userId: 'U0ALICE' })).status,
+      (await harness.deps.asks.cancel({ turnId: start.turnId, askId: ask.askId, userId: 'U0ALICE' })).status,
     ).toBe('completed');
     const reply = await finalReply(harness, start.turnId);
     const answers = replyAnswers(reply.text);
@@ -367,7 +368,7 @@ describe('other pause paths', () => {
     });
     harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 1500 } });
     const { start, ask: first } = await startPausedTurn(harness, 'two asks in a row');
-    await answerAsk(harness.deps, {
+    await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: first.askId,
       questionIndex: 0,
@@ -392,7 +393,7 @@ describe('other pause paths', () => {
     const model = askThenEcho(DEPLOY_ASK);
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const { ask } = await startPausedTurn(harness, 'id shapes', { turnId });
-    await answerAsk(harness.deps, {
+    await harness.deps.asks.answer({
       turnId,
       askId: ask.askId,
       questionIndex: 0,

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModel } from 'ai';
 import type { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { EngineConfig, EngineDeps } from '../../src/agent/engine.js';
-import type { TurnStart } from '../../src/agent/scheduler.js';
+import { type EngineConfig, type EngineDeps, withAskService } from '../../src/agent/engine-deps.js';
 import { type AgentTool, createToolRegistry } from '../../src/agent/tool-registry.js';
+import type { TurnStart } from '../../src/agent/turn-start.js';
 import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { silentLogger } from '../../src/asks/logger.js';
@@ -69,7 +69,7 @@ export function createHarness(options: HarnessOptions): Harness {
   const surface = new RecordingSurface(redis, prefix);
   const queue = createHoldpointQueue(bullConnection, { name: queueName, prefix: `{${prefix}}` });
   const scheduler = new BullmqScheduler(queue);
-  const deps: EngineDeps = {
+  const deps: EngineDeps = withAskService({
     store,
     surface,
     scheduler,
@@ -80,7 +80,7 @@ export function createHarness(options: HarnessOptions): Harness {
     log: silentLogger,
     now: () => Date.now(),
     newId: () => randomUUID(),
-  };
+  });
   const worker =
     options.worker === false
       ? null

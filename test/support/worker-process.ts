@@ -10,7 +10,7 @@
  *   the job lock and stall check are production's (`JOB_TIMINGS`), not the tests' short ones.
  * Prints `ready` on stdout when the worker runs.
  */
-import { answerAsk, type Checkpoint } from '../../src/agent/engine.js';
+import type { Checkpoint } from '../../src/agent/engine-deps.js';
 import { startSweeper } from '../../src/jobs/sweeper.js';
 import { JOB_TIMINGS } from '../../src/jobs/worker.js';
 import { createHarness } from './engine-harness.js';
@@ -81,23 +81,21 @@ harness.deps.onCheckpoint = (name: Checkpoint) => {
 
 if (process.env.HP_ANSWER) {
   const [turnId = '', askId = '', index = '0', label = '', userId = ''] = process.env.HP_ANSWER.split('|');
-  const result = await answerAsk(
-    { ...harness.deps, onCheckpoint: (name) => (name === crashAt ? crashIfArmed() : undefined) },
-    {
-      turnId,
-      askId,
-      questionIndex: Number(index),
-      resolution: {
-        status: 'answered',
-        selected: [label],
-        other: null,
-        answeredBy: userId,
-        answeredAt: new Date().toISOString(),
-        source: 'button',
-        assumption: null,
-      },
+  // harness.deps.onCheckpoint (above) kills this process at HP_CRASH_AT.
+  const result = await harness.deps.asks.answer({
+    turnId,
+    askId,
+    questionIndex: Number(index),
+    resolution: {
+      status: 'answered',
+      selected: [label],
+      other: null,
+      answeredBy: userId,
+      answeredAt: new Date().toISOString(),
+      source: 'button',
+      assumption: null,
     },
-  );
+  });
   process.stdout.write(`${result.status}\n`);
   await harness.close();
   process.exit(0);

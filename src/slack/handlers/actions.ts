@@ -1,6 +1,5 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { cancelAsk, recordAnswer, resumeAfterAnswer } from '../../agent/engine.js';
 import type { QuestionResolution } from '../../ask/types.js';
 import { StateError } from '../../errors.js';
 import {
@@ -119,7 +118,7 @@ async function handleAction(
   }
 
   if (kind.kind === 'cancel') {
-    const result = await cancelAsk(deps.engine, { turnId: ref.turnId, askId: ref.askId, userId });
+    const result = await deps.engine.asks.cancel({ turnId: ref.turnId, askId: ref.askId, userId });
     await ack();
     if (result.status === 'forbidden') {
       await notify(
@@ -194,7 +193,7 @@ async function handleAction(
     source: 'button',
     assumption: null,
   };
-  const result = await recordAnswer(deps.engine, {
+  const result = await deps.engine.asks.record({
     turnId: ref.turnId,
     askId: ref.askId,
     questionIndex,
@@ -205,7 +204,7 @@ async function handleAction(
   // acks already due have gone out (at once when no other click is in flight).
   await ack();
   try {
-    await afterAck(() => resumeAfterAnswer(deps.engine, result));
+    await afterAck(() => deps.engine.asks.continueAfter(result));
   } catch (error) {
     deps.engine.log.error(
       { err: error, askId: ref.askId },

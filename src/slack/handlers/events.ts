@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { answerAsk, submitTurn } from '../../agent/engine.js';
+import { submitTurn } from '../../agent/thread-admission.js';
 import { type ConversationRef, conversationKey } from '../../asks/conversation.js';
 import { notKeptText } from '../blocks/render-notices.js';
 import { slackTextToPlain } from '../slack-text.js';
@@ -153,7 +153,7 @@ async function answeredFreeText(
   const userId = event.user ?? '';
   const text = slackTextToPlain(event.text ?? '', deps.botUserId).trim();
   if (!text) return false;
-  const result = await answerAsk(deps.engine, {
+  const result = await deps.engine.asks.answer({
     turnId: turn.turnId,
     askId: ask.askId,
     questionIndex,

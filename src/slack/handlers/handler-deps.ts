@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { EngineDeps } from '../../agent/engine.js';
+import type { EngineDeps } from '../../agent/engine-deps.js';
 import type { SlackMarks } from '../slack-marks.js';
 
 /**
@@ -8,7 +8,7 @@ import type { SlackMarks } from '../slack-marks.js';
  * person instead of a hung request.
  */
 export interface SlackHandlerDeps {
-  engine: Pick<EngineDeps, 'store' | 'scheduler' | 'log' | 'now' | 'newId'>;
+  engine: Pick<EngineDeps, 'store' | 'scheduler' | 'asks' | 'log' | 'now' | 'newId'>;
   marks: SlackMarks;
   /** The bot's own user id (`U…`). */
   botUserId: string;

@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import { answerAsk } from '../../agent/engine.js';
 import { StateError } from '../../errors.js';
 import {
   ANSWER_INPUT_ACTION_ID,
@@ -56,7 +55,7 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
         await notify(client, deps.engine.log, target, wrongMessageText());
         return;
       }
-      const result = await answerAsk(deps.engine, {
+      const result = await deps.engine.asks.answer({
         turnId: metadata.turnId,
         askId: metadata.askId,
         questionIndex: metadata.q,

@@ -1,0 +1,131 @@
+import type { ModelMessage, ToolCallPart } from 'ai';
+import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
+import { formatAskResult } from '../ask/format-ask-result.js';
+import type { QuestionResolution } from '../ask/types.js';
+import type { AskRecord } from '../asks/types.js';
+import { endTurn, finishTurn } from './end-turn.js';
+import type { AdvanceOutcome, EngineDeps } from './engine-deps.js';
+import { runOneStep } from './run-step.js';
+import { textResult, toolCallsOf, withToolResult } from './tool-messages.js';
+import type { TurnRecord } from './turn-record.js';
+
+const MAX_LOOPS = 500;
+
+/**
+ * Drives a stored turn forward from whatever state it is in, until it waits on an ask or ends.
+ * Only the holder of the turn's lease advances it (so the `turn` job finishing its pause and a `resume`
+ * job for a quick click never both call the model); others get `busy` and try again shortly.
+ * Idempotent and safe to re-run after a crash at any point: every change is a compare-and-set on the
+ * turn's `rev`, asks are shown and replies posted idempotently by id, and a lost race just reloads.
+ * Called by the `turn` and `resume` jobs.
+ * @throws the model provider's error when a model step fails (the job retries with backoff).
+ */
+export async function advanceTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
+  const token = deps.newId();
+  const ttl = deps.config.turnLeaseMs ?? 2500;
+  if (!(await deps.store.acquireTurnLease(turnId, token, ttl))) return { state: 'busy' };
+  const renewal = setInterval(
+    () => {
+      deps.store.renewTurnLease(turnId, token, ttl).catch((error: unknown) => {
+        deps.log.warn({ turnId, err: error }, 'could not renew the turn lease');
+      });
+    },
+    Math.max(100, Math.floor(ttl / 3)),
+  );
+  renewal.unref();
+  try {
+    return await advanceHeldTurn(deps, turnId);
+  } finally {
+    clearInterval(renewal);
+    await deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
+  }
+}
+
+/** {@link advanceTurn} once the lease is held. */
+async function advanceHeldTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
+  for (let loop = 0; loop < MAX_LOOPS; loop++) {
+    const turn = await deps.store.getTurn(turnId);
+    if (!turn) return { state: 'missing' };
+    switch (turn.status) {
+      case 'running':
+        await runOneStep(deps, turn);
+        break;
+      case 'paused': {
+        const outcome = await progressPausedTurn(deps, turn);
+        if (outcome) return outcome;
+        break;
+      }
+      case 'completed':
+      case 'failed':
+        await finishTurn(deps, turn);
+        return { state: turn.status };
+    }
+  }
+  throw new Error(`turn ${turnId} did not settle after ${MAX_LOOPS} transitions`);
+}
+
+/** Shows a stored ask, resumes a resolved one, or ensures its timeout exists. Returns an outcome when the turn must wait. */
+async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<AdvanceOutcome | null> {
+  const askId = turn.pendingAskId;
+  const ask = askId ? await deps.store.getAsk(turn.turnId, askId) : null;
+  if (!askId || !ask) {
+    deps.log.error({ turnId: turn.turnId, askId }, 'paused turn has no readable ask; ending it');
+    await endTurn(
+      deps,
+      turn,
+      turn.messages,
+      'failed',
+      'I lost track of the question I asked here, so I stopped this turn. Please ask again.',
+    );
+    return null;
+  }
+  if (ask.status === 'resolved') {
+    await resumeWithAnswers(deps, turn, ask);
+    return null;
+  }
+  if (ask.shownAt === null) {
+    if (await deps.asks.show(turn.conversation, ask)) await deps.surface.setWorking(turn.conversation, false);
+    return null;
+  }
+  await deps.asks.watch(ask);
+  return { state: 'paused', askId };
+}
+
+async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskRecord): Promise<void> {
+  // Every resolution reaches the message before the turn moves on, whichever process stored it and
+  // whether or not that process lived to draw it (a no-op when the message already shows it).
+  await deps.asks.syncQuietly(ask);
+  const resolutions = ask.resolutions.filter((r): r is QuestionResolution => r !== null);
+  // The ignored-keys note is not stored with the ask: it is derived again from the call's raw input.
+  const call = findToolCall(turn.messages, ask.toolCallId);
+  const decoded = call ? decodeAskArguments(call.input) : null;
+  const text = formatAskResult(ask.questions, resolutions, {
+    timeoutMs: ask.timeoutMs,
+    ignoredKeys: decoded?.ok ? decoded.ignoredKeys : [],
+  });
+  const result = textResult({ toolCallId: ask.toolCallId, toolName: deps.askTool.name }, text);
+  const messages = withToolResult(turn.messages, result);
+  const committed = await deps.store.commitTurn(
+    {
+      ...turn,
+      status: 'running',
+      pendingAskId: null,
+      messages,
+      updatedAt: new Date(deps.now()).toISOString(),
+    },
+    turn.rev,
+  );
+  if (committed.ok) {
+    await deps.store.unindexAsk(turn.turnId, ask.askId);
+    await deps.surface.setWorking(turn.conversation, true);
+    deps.log.info({ turnId: turn.turnId, askId: ask.askId }, 'turn resumed with answers');
+  }
+}
+
+function findToolCall(messages: readonly ModelMessage[], toolCallId: string): ToolCallPart | undefined {
+  for (const message of messages) {
+    const call = toolCallsOf(message).find((part) => part.toolCallId === toolCallId);
+    if (call) return call;
+  }
+  return undefined;
+}

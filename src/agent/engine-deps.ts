@@ -1,0 +1,99 @@
+import type { LanguageModel } from 'ai';
+import type { AskToolDefinition } from '../ask/ask-schema.js';
+import type { TimeoutPolicy } from '../ask/types.js';
+import { type AskCheckpoint, type AskEvent, AskService } from '../asks/ask-service.js';
+import type { AskStore } from '../asks/ask-store.js';
+import type { EngineLogger } from '../asks/logger.js';
+import type { AnswererPolicy } from '../asks/types.js';
+import type { Scheduler } from './scheduler.js';
+import type { Surface } from './surface.js';
+import type { ToolRegistry } from './tool-registry.js';
+import type { ThreadQueue, TurnLeases, TurnStore } from './turn-store.js';
+import { TurnWaiter } from './turn-waiter.js';
+
+/** Everything the engine keeps: turns, their leases, thread queues and asks (one Redis store implements all). */
+export type EngineStore = TurnStore & TurnLeases & ThreadQueue & AskStore;
+
+/** Engine settings (from the environment; see `src/config`). */
+export interface EngineConfig {
+  systemPrompt: string;
+  /** Model steps per turn before the turn ends with a message (default 20). */
+  stepLimit: number;
+  /** Invalid `ask_question` calls per turn before the turn ends with a message (default 3). */
+  maxInvalidAsks: number;
+  /** How long an ask waits for people, in ms, counted from when it was shown. */
+  askTimeoutMs: number;
+  timeoutPolicy: TimeoutPolicy;
+  answerers: AnswererPolicy;
+  /** Tries to show an ask before it resolves as "not shown" (default 3). */
+  showAttempts: number;
+  /** Pause between those tries, in ms (default 500, doubled each time). */
+  showRetryDelayMs: number;
+  /**
+   * How long a turn's lease lives without renewal, in ms (default 2500, the job lock's length; renewed
+   * every third of it while the turn is advanced). After a crash, another process can take the turn over
+   * once it lapses.
+   */
+  turnLeaseMs?: number;
+}
+
+/** Named points in the engine where crash tests kill the process. No effect in production. */
+export type Checkpoint = AskCheckpoint | 'after-model-step' | 'after-pause-stored' | 'after-reply-posted';
+
+/** Something worth counting happened (metrics). */
+export type EngineEvent =
+  | AskEvent
+  | { type: 'turn-ended'; status: 'completed' | 'failed'; durationMs: number }
+  | { type: 'model-error'; turnId: string };
+
+/** What the engine needs. Built once per process by the composition root. */
+export interface EngineDeps {
+  store: EngineStore;
+  surface: Surface;
+  scheduler: Scheduler;
+  /** The ask lifecycle over the same store, timers and surface (see {@link withAskService}). */
+  asks: AskService;
+  model: LanguageModel;
+  tools: ToolRegistry;
+  askTool: AskToolDefinition;
+  config: EngineConfig;
+  log: EngineLogger;
+  /** Epoch ms. */
+  now: () => number;
+  /** A new colon-free, not-all-digit id (e.g. a UUID). */
+  newId: () => string;
+  onCheckpoint?: ((name: Checkpoint, ids: { turnId: string; askId?: string }) => void) | undefined;
+  /** Called for countable events (metrics); must not throw. */
+  observe?: ((event: EngineEvent) => void) | undefined;
+  abortSignal?: AbortSignal | undefined;
+}
+
+/** Where {@link advanceTurn} left a turn. */
+export type AdvanceOutcome =
+  | { state: 'paused'; askId: string }
+  | { state: 'completed' | 'failed' }
+  | { state: 'missing' }
+  /** Another process holds the turn's lease and is advancing it; try again shortly. */
+  | { state: 'busy' };
+
+/**
+ * Completes engine dependencies with their {@link AskService}: over the same store, the scheduler as its
+ * timers, the surface, and a {@link TurnWaiter}. Checkpoints and metrics are read from the returned
+ * object when they happen, so a test may set `onCheckpoint` later.
+ */
+export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
+  const full = { ...deps } as EngineDeps;
+  full.asks = new AskService({
+    store: deps.store,
+    timers: deps.scheduler,
+    surface: deps.surface,
+    waiters: { turn: new TurnWaiter({ store: deps.store, scheduler: deps.scheduler, now: deps.now }) },
+    log: deps.log,
+    now: deps.now,
+    showAttempts: deps.config.showAttempts,
+    showRetryDelayMs: deps.config.showRetryDelayMs,
+    onCheckpoint: (name, ids) => full.onCheckpoint?.(name, ids),
+    observe: (event) => full.observe?.(event),
+  });
+  return full;
+}

@@ -1,0 +1,54 @@
+import type { ConversationRef } from './conversation.js';
+import type { AskRecord, Waiter } from './types.js';
+
+/**
+ * Where asks are shown and answered (Slack, or a recording surface in tests). Every method may be
+ * retried after a crash, so each is idempotent by the ask id.
+ */
+export interface AskSurface {
+  /**
+   * Shows an ask in the conversation. Idempotent by `ask.askId`: when a message for this ask was
+   * already posted, returns its reference instead of posting again.
+   * @returns an opaque reference to the shown message (stored in `AskRecord.messageRef`).
+   * @throws when the ask cannot be shown after the surface's own retries.
+   */
+  showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string>;
+  /**
+   * Makes the shown message of `ask` show the ask as stored now (controls of resolved questions go, the
+   * choices and who made them stay). Idempotent and safe to call from any process at any time: the
+   * surface reads the ask afresh and never lets an older state overwrite a newer one. A no-op when the
+   * ask was never shown or its message already shows this state.
+   * @throws when the surface refuses the update.
+   */
+  syncAsk(ask: AskRecord): Promise<void>;
+}
+
+/**
+ * The ask's timers. Implemented over BullMQ in `src/jobs/`; idempotent by a deterministic jobId, so
+ * calling twice never fires twice.
+ */
+export interface AskTimers {
+  /** Adds the delayed `timeout` job (jobId `timeout-<askId>`) due at `dueAt` (epoch ms). */
+  timeout(turnId: string, askId: string, dueAt: number): Promise<void>;
+  /** Removes the timeout job if it is still delayed. Tidying only: the answer-once step decides. */
+  cancelTimeout(turnId: string, askId: string): Promise<void>;
+}
+
+/**
+ * Who continues once an ask resolved, for one kind of waiter. The ask service calls it after the
+ * resolution is stored; it must be idempotent (it is called again after crashes, by the timeout job
+ * and the sweep).
+ */
+export interface WaiterHandler {
+  /**
+   * Makes the waiter go on with the resolved `ask` (for a turn: add its resume job). With `recover`
+   * (timeout job re-run, sweep), first check that the waiter still waits on this ask; when it does
+   * not, take the ask out of the indexes instead.
+   */
+  continue(ask: AskRecord, options: { recover: boolean }): Promise<void>;
+  /** The ask was stored but a crash left it unshown: have it shown (for a turn: its resume job advances the turn, which shows it). */
+  reshow(ask: AskRecord): Promise<void>;
+}
+
+/** One handler per waiter kind. Adding a kind adds an entry here; transitions and rendering stay as they are. */
+export type AskWaiters = { [Kind in Waiter['kind']]: WaiterHandler };

@@ -1,0 +1,283 @@
+import { assumeOpenQuestions } from '../ask/assume-resolution.js';
+import type { QuestionResolution } from '../ask/types.js';
+import type { AskSurface, AskTimers, AskWaiters } from './ask-ports.js';
+import type { AskStore } from './ask-store.js';
+import type { ConversationRef } from './conversation.js';
+import type { EngineLogger } from './logger.js';
+import { type AskRecord, type AskTransitionResult, waiterOf } from './types.js';
+
+/** Named points in the ask's life where crash tests kill the process. No effect in production. */
+export type AskCheckpoint = 'after-ask-shown' | 'after-answer-recorded' | 'after-timeout-resolved';
+
+/** Something worth counting happened to an ask (metrics). */
+export type AskEvent = {
+  type: 'ask-resolved';
+  how: 'answered' | 'assumed' | 'canceled';
+  /** From shown to resolved, in ms; null when unknown. */
+  waitedMs: number | null;
+};
+
+/** What the ask service needs. */
+export interface AskServiceDeps {
+  store: AskStore;
+  timers: AskTimers;
+  surface: AskSurface;
+  waiters: AskWaiters;
+  log: EngineLogger;
+  /** Epoch ms. */
+  now: () => number;
+  /** Tries to show an ask before it resolves as "not shown" (default 3). */
+  showAttempts?: number;
+  /** Pause between those tries, in ms (default 500, doubled each time). */
+  showRetryDelayMs?: number;
+  onCheckpoint?: ((name: AskCheckpoint, ids: { turnId: string; askId: string }) => void) | undefined;
+  /** Called for countable events (metrics); must not throw. */
+  observe?: ((event: AskEvent) => void) | undefined;
+}
+
+/** One person's answer to one question, as the surfaces hand it over. */
+export interface AnswerInput {
+  turnId: string;
+  askId: string;
+  questionIndex: number;
+  resolution: QuestionResolution;
+  /** The surface found the person in one of the answerer policy's user groups. */
+  inAllowedGroup?: boolean;
+}
+
+/** What {@link AskService.sweep} did. */
+export interface SweepCounts {
+  timedOut: number;
+  resumed: number;
+  reshown: number;
+}
+
+/**
+ * The life of an ask, whoever waits on it: shown -> answered | assumed | canceled, then its waiter goes
+ * on. Every transition is one atomic step of the {@link AskStore}; this service orders the steps around
+ * them (timers, the waiter, the message) so that a crash between any two is repaired by running the
+ * timeout job or the sweep again. It never throws for a lost race: results carry statuses.
+ */
+export class AskService {
+  readonly #deps: AskServiceDeps;
+
+  constructor(deps: AskServiceDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Shows a stored ask (idempotent by ask id), records where, and adds its timeout job. When it cannot be
+   * shown after `showAttempts` tries, every question resolves as `not_shown` (the waiter is told nobody saw
+   * the question).
+   * @returns true when it was shown.
+   */
+  async show(conversation: ConversationRef, ask: AskRecord): Promise<boolean> {
+    const deps = this.#deps;
+    const attempts = deps.showAttempts ?? 3;
+    let delay = deps.showRetryDelayMs ?? 500;
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const messageRef = await deps.surface.showAsk(conversation, ask);
+        const shown = await deps.store.markAskShown(ask.turnId, ask.askId, deps.now(), messageRef);
+        deps.onCheckpoint?.('after-ask-shown', { turnId: ask.turnId, askId: ask.askId });
+        if (shown?.deadline != null) await deps.timers.timeout(ask.turnId, ask.askId, shown.deadline);
+        return true;
+      } catch (error) {
+        lastError = error;
+        deps.log.warn(
+          { turnId: ask.turnId, askId: ask.askId, attempt, err: error },
+          'showing the ask failed',
+        );
+        if (attempt < attempts) {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          delay *= 2;
+        }
+      }
+    }
+    deps.log.error(
+      { turnId: ask.turnId, askId: ask.askId, err: lastError },
+      'ask could not be shown; resolving as not shown',
+    );
+    const at = new Date(deps.now()).toISOString();
+    await deps.store.resolveOpenQuestions(
+      ask.turnId,
+      ask.askId,
+      assumeOpenQuestions(ask.questions, 'no-answer', at, 'not_shown'),
+    );
+    return false;
+  }
+
+  /** Makes sure the timeout job of a shown, open ask exists (idempotent by jobId). */
+  async watch(ask: AskRecord): Promise<void> {
+    await this.#deps.timers.timeout(ask.turnId, ask.askId, ask.deadline ?? this.#deps.now());
+  }
+
+  /**
+   * Stores one person's answer atomically (answer-once): it counts only if the ask is open, the question
+   * unanswered and the person allowed. Once this returns the answer is durable; a surface may acknowledge
+   * it before calling {@link continueAfter} (a crash in between is repaired by the sweep and the timeout job).
+   */
+  async record(input: AnswerInput): Promise<AskTransitionResult> {
+    const deps = this.#deps;
+    const result = await deps.store.answerQuestion(
+      input.turnId,
+      input.askId,
+      input.questionIndex,
+      input.resolution,
+      { inAllowedGroup: input.inAllowedGroup ?? false },
+    );
+    deps.onCheckpoint?.('after-answer-recorded', { turnId: input.turnId, askId: input.askId });
+    return result;
+  }
+
+  /** When `result` resolved the ask's last open question: its waiter goes on and the timeout job is tidied. */
+  async continueAfter(result: AskTransitionResult): Promise<void> {
+    if (result.status !== 'completed' || !result.ask) return;
+    await this.#resolved(result.ask);
+    const shownAt = result.ask.shownAt;
+    this.#deps.observe?.({
+      type: 'ask-resolved',
+      how: 'answered',
+      waitedMs: shownAt === null ? null : this.#deps.now() - shownAt,
+    });
+  }
+
+  /** {@link record} then {@link continueAfter}. */
+  async answer(input: AnswerInput): Promise<AskTransitionResult> {
+    const result = await this.record(input);
+    await this.continueAfter(result);
+    return result;
+  }
+
+  /** The requester cancels an open ask; its waiter gets a "canceled" resolution and goes on. */
+  async cancel(input: { turnId: string; askId: string; userId: string }): Promise<AskTransitionResult> {
+    const deps = this.#deps;
+    const result = await deps.store.cancelAsk(
+      input.turnId,
+      input.askId,
+      input.userId,
+      new Date(deps.now()).toISOString(),
+    );
+    if (result.status === 'completed' && result.ask) await this.#resolved(result.ask);
+    return result;
+  }
+
+  /**
+   * The `timeout` job: resolves every unanswered question by the ask's policy (answers already given stay),
+   * lets the waiter go on, and updates the shown message. When the ask already resolved it only makes
+   * sure the waiter went on (a crash between an answer and its continuation).
+   */
+  async timeout(
+    turnId: string,
+    askId: string,
+  ): Promise<'resolved' | 'already-resolved' | 'not-due' | 'missing'> {
+    const deps = this.#deps;
+    const ask = await deps.store.getAsk(turnId, askId);
+    if (!ask) return 'missing';
+    if (ask.status === 'resolved') {
+      await this.#recover(ask);
+      return 'already-resolved';
+    }
+    const now = deps.now();
+    if (ask.deadline === null || now < ask.deadline) {
+      if (ask.deadline !== null) await deps.timers.timeout(turnId, askId, ask.deadline);
+      return 'not-due';
+    }
+    const at = new Date(now).toISOString();
+    const result = await deps.store.resolveOpenQuestions(
+      turnId,
+      askId,
+      assumeOpenQuestions(ask.questions, ask.policy, at, 'timeout'),
+    );
+    if (result.status !== 'completed' || !result.ask) {
+      if (result.ask) await this.#recover(result.ask);
+      return 'already-resolved';
+    }
+    deps.log.info({ turnId, askId }, 'ask resolved by timeout');
+    deps.onCheckpoint?.('after-timeout-resolved', { turnId, askId });
+    await this.#resolved(result.ask);
+    deps.observe?.({ type: 'ask-resolved', how: 'assumed', waitedMs: null });
+    // Shown at once here; if this process dies first, the waiter's continuation draws it (a turn syncs the
+    // message before it resumes).
+    await this.syncQuietly(result.ask);
+    return 'resolved';
+  }
+
+  /**
+   * Recovers what a crash or a Redis restart may have lost: asks past their deadline with no live timeout
+   * job are resolved now; asks never shown get their waiter to show them; resolved asks whose waiter never
+   * went on are handed to it again. Run at start-up and every minute.
+   */
+  async sweep(options: { unshownGraceMs: number; limit?: number }): Promise<SweepCounts> {
+    const deps = this.#deps;
+    const counts: SweepCounts = { timedOut: 0, resumed: 0, reshown: 0 };
+    const limit = options.limit ?? 200;
+    for (const { turnId, askId } of await deps.store.listOverdueAsks(
+      deps.now(),
+      options.unshownGraceMs,
+      limit,
+    )) {
+      const ask = await deps.store.getAsk(turnId, askId);
+      if (!ask) {
+        await deps.store.unindexAsk(turnId, askId);
+        continue;
+      }
+      if (ask.status === 'resolved') {
+        await this.#recover(ask);
+        counts.resumed++;
+      } else if (ask.shownAt === null) {
+        await deps.waiters[waiterOf(ask).kind].reshow(ask);
+        counts.reshown++;
+      } else if ((await this.timeout(turnId, askId)) === 'resolved') {
+        counts.timedOut++;
+      }
+    }
+    for (const { turnId, askId } of await deps.store.listUnresumedAsks(limit)) {
+      const ask = await deps.store.getAsk(turnId, askId);
+      if (!ask) await deps.store.unindexAsk(turnId, askId);
+      else {
+        await this.#recover(ask);
+        counts.resumed++;
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * Brings the ask's shown message up to date (the surface makes this idempotent and ordered). A refusal
+   * is logged, not thrown: the resolution is stored and the waiter goes on either way.
+   */
+  async syncQuietly(ask: AskRecord): Promise<void> {
+    try {
+      await this.#deps.surface.syncAsk(ask);
+    } catch (error) {
+      this.#deps.log.warn(
+        { turnId: ask.turnId, askId: ask.askId, err: error },
+        'could not update the ask message',
+      );
+    }
+  }
+
+  /**
+   * The ask just resolved: its waiter goes on (before the caller acknowledges anything). Removing the
+   * timeout job is only tidying, so it is not awaited: the answer-once step already decided, and a timeout
+   * job that still fires finds the ask resolved and does nothing.
+   */
+  async #resolved(ask: AskRecord): Promise<void> {
+    const deps = this.#deps;
+    const waiter = waiterOf(ask);
+    await deps.waiters[waiter.kind].continue(ask, { recover: false });
+    deps.timers.cancelTimeout(ask.turnId, ask.askId).catch((error: unknown) => {
+      deps.log.debug(
+        { turnId: ask.turnId, askId: ask.askId, err: error },
+        'timeout job not removed (already running or gone)',
+      );
+    });
+  }
+
+  /** A resolved ask found again (timeout job re-run, sweep): its waiter goes on if it still waits on it. */
+  async #recover(ask: AskRecord): Promise<void> {
+    await this.#deps.waiters[waiterOf(ask).kind].continue(ask, { recover: true });
+  }
+}
