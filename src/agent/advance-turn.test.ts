@@ -1,0 +1,173 @@
+/**
+ * The turn loop over the in-memory fakes of its ports (no Redis, no BullMQ, no Slack): the AI SDK's mock
+ * model, a memory store, scheduler and surface. The same flows run against real Redis in
+ * test/integration/turn-flow.test.ts; these are the fast ones.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { MemoryScheduler, MemoryStore, MemorySurface } from '../../test/support/memory-store.js';
+import { lastToolResults, type StepScript, scriptedModel } from '../../test/support/scripted-model.js';
+import { askToolDefinitionFor } from '../ask/ask-schema.js';
+import { parseAskResultJson } from '../ask/format-ask-result.js';
+import { silentLogger } from '../asks/logger.js';
+import { advanceTurn } from './advance-turn.js';
+import { type EngineDeps, withAskService } from './engine-deps.js';
+import { startTurn } from './thread-admission.js';
+import { type AgentTool, createToolRegistry } from './tool-registry.js';
+import type { TurnStart } from './turn-start.js';
+
+const ASK = {
+  questions: [
+    {
+      header: 'Deploy',
+      question: 'What now?',
+      options: [{ label: 'Roll back', recommended: true }, { label: 'Hotfix' }],
+    },
+  ],
+};
+
+function engine(script: StepScript, options: { stepLimit?: number; tools?: AgentTool[] } = {}) {
+  const store = new MemoryStore();
+  const scheduler = new MemoryScheduler();
+  const surface = new MemorySurface();
+  const model = scriptedModel(script);
+  let ids = 0;
+  const deps: EngineDeps = withAskService({
+    store,
+    surface,
+    scheduler,
+    model,
+    tools: createToolRegistry(options.tools ?? []),
+    askTool: askToolDefinitionFor('recommended-or-first'),
+    config: {
+      systemPrompt: 'test',
+      stepLimit: options.stepLimit ?? 20,
+      maxInvalidAsks: 3,
+      askTimeoutMs: 60_000,
+      timeoutPolicy: 'recommended-or-first',
+      answerers: { mode: 'anyone' },
+      showAttempts: 3,
+      showRetryDelayMs: 1,
+      turnLeaseMs: 2000,
+    },
+    log: silentLogger,
+    now: () => Date.now(),
+    newId: () => `id-${++ids}`,
+  });
+  const start: TurnStart = {
+    turnId: 'turn-1',
+    conversation: { surface: 'memory', channel: 'C1', threadTs: '1.1' },
+    requestedBy: 'U_REQ',
+    trigger: { text: 'the deploy failed', ts: '1.1', userId: 'U_REQ' },
+  };
+  return { deps, store, scheduler, surface, model, start };
+}
+
+const asking: StepScript = (prompt) =>
+  lastToolResults(prompt).length === 0
+    ? { text: 'Let me ask.', toolCalls: [{ name: 'ask_question', input: ASK }] }
+    : { text: `FINAL ${lastToolResults(prompt)[0]?.text ?? ''}` };
+
+describe('the turn loop over in-memory ports', () => {
+  it('asks, waits, resumes with the answer once, and posts one reply', async () => {
+    const e = engine(asking);
+    const paused = await startTurn(e.deps, e.start);
+    expect(paused).toMatchObject({ state: 'paused' });
+    const askId = paused.state === 'paused' ? paused.askId : '';
+    const ask = await e.store.getAsk('turn-1', askId);
+    expect(ask?.messageRef).toBe(`msg-${askId}`);
+    expect(e.scheduler.jobs.has(`timeout-${askId}`)).toBe(true);
+
+    // Advancing again while the ask is open changes nothing and calls no model.
+    expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'paused', askId });
+    expect(e.model.doGenerateCalls).toHaveLength(1);
+
+    const result = await e.deps.asks.answer({
+      turnId: 'turn-1',
+      askId,
+      questionIndex: 0,
+      resolution: {
+        status: 'answered',
+        selected: ['Hotfix'],
+        other: null,
+        answeredBy: 'U_BOB',
+        answeredAt: new Date().toISOString(),
+        source: 'button',
+        assumption: null,
+      },
+    });
+    expect(result.status).toBe('completed');
+    expect(e.scheduler.take(`resume-${askId}`)).toBeDefined();
+
+    expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+    expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+    expect(e.model.doGenerateCalls).toHaveLength(2);
+    const replies = e.surface.events.filter((event) => event.type === 'postMessage');
+    expect(replies).toHaveLength(1);
+    const reply = replies[0]?.type === 'postMessage' ? replies[0].text : '';
+    expect(parseAskResultJson(reply.replace(/^FINAL /, ''))?.answers[0]).toMatchObject({
+      status: 'answered',
+      selected: ['Hotfix'],
+      answeredBy: 'U_BOB',
+    });
+    // The message was brought up to date before the turn went on.
+    expect(e.surface.events.filter((event) => event.type === 'syncAsk').at(-1)).toMatchObject({
+      statuses: ['answered'],
+    });
+    expect(await e.store.threadHolder('memory-C1-1.1')).toBeNull();
+  });
+
+  it('a second process finds the lease taken and is told busy', async () => {
+    const e = engine(asking);
+    await e.store.createTurn({
+      version: 2,
+      turnId: 'turn-1',
+      rev: 1,
+      status: 'running',
+      conversation: e.start.conversation,
+      requestedBy: 'U_REQ',
+      messages: [{ role: 'user', content: 'x' }],
+      pendingAskId: null,
+      stepCount: 0,
+      invalidAskCount: 0,
+      askCount: 0,
+      outbox: [],
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    });
+    expect(await e.store.acquireTurnLease('turn-1', 'other-process', 10_000)).toBe(true);
+    expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'busy' });
+    expect(e.model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('three invalid asks end the turn with a message; the model got each error', async () => {
+    const e = engine(() => ({ toolCalls: [{ name: 'ask_question', input: { questions: [] } }] }));
+    expect(await startTurn(e.deps, e.start)).toEqual({ state: 'failed' });
+    expect(e.model.doGenerateCalls).toHaveLength(3);
+    const errors = e.model.prompts.slice(1).map((prompt) => lastToolResults(prompt)[0]);
+    expect(errors.every((result) => result?.isError)).toBe(true);
+    const replies = e.surface.events.filter((event) => event.type === 'postMessage');
+    expect(replies).toMatchObject([{ kind: 'error' }]);
+  });
+
+  it('the step limit ends a turn whose model never stops calling tools; each call ran once', async () => {
+    let runs = 0;
+    const e = engine(() => ({ toolCalls: [{ name: 'lookup', input: { q: 'x' } }] }), {
+      stepLimit: 2,
+      tools: [
+        {
+          name: 'lookup',
+          description: 'looks something up',
+          inputSchema: z.object({ q: z.string() }),
+          execute: async () => `result ${++runs}`,
+        },
+      ],
+    });
+    expect(await startTurn(e.deps, e.start)).toEqual({ state: 'failed' });
+    expect(runs).toBe(2);
+    expect(e.model.doGenerateCalls).toHaveLength(2);
+    const replies = e.surface.events.filter((event) => event.type === 'postMessage');
+    expect(replies).toMatchObject([{ kind: 'error' }]);
+    expect(replies[0]?.type === 'postMessage' ? replies[0].text : '').toContain('step limit');
+  });
+});
