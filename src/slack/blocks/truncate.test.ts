@@ -56,3 +56,41 @@ describe('escapeAndTruncate', () => {
     expect(result.length).toBeLessThanOrEqual(limit);
   });
 });
+
+describe('truncation of long texts', () => {
+  /** The definition: keep whole graphemes of the whole text while they fit (what the window must equal). */
+  function reference(text: string, limit: number, escape: (part: string) => string): string {
+    if (escape(text).length <= limit) return escape(text);
+    let result = '';
+    for (const part of graphemes(text)) {
+      const piece = escape(part);
+      if (result.length + piece.length > limit - 1) break;
+      result += piece;
+    }
+    return `${result}…`;
+  }
+  const escape = (part: string) =>
+    part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const PIECES = ['x', '&', '<', FAMILY, FLAG, E_ACUTE, '日', '😀', '\u0301'];
+
+  it('cuts exactly where cutting the whole text would, for mixed texts and every limit up to 60', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let round = 0; round < 200; round++) {
+      const text = Array.from({ length: 40 }, () => PIECES[next() % PIECES.length]).join('');
+      for (let limit = 1; limit <= 60; limit++) {
+        expect(truncateText(text, limit)).toBe(reference(text, limit, (part) => part));
+        expect(escapeAndTruncate(text, limit)).toBe(reference(text, limit, escape));
+      }
+    }
+  });
+
+  it('a 1,000,000-character model reply is cut without segmenting all of it', () => {
+    const huge = `${'a'.repeat(2999)}${FAMILY}${'b'.repeat(1_000_000)}`;
+    expect(truncateText(huge, 3000)).toBe(`${'a'.repeat(2999)}…`);
+    expect(escapeAndTruncate(`&${huge}`, 3000)).toBe(`&amp;${'a'.repeat(2994)}…`);
+  });
+});
