@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RequestListener, startHttpServer } from './ops-server.js';
 
@@ -67,5 +67,50 @@ describe('startHttpServer: a failing request handler', () => {
     expect(await response.text()).toBe('ok');
     await expect.poll(() => errors.length).toBe(1);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('startHttpServer: slow clients', () => {
+  /** Opens a raw connection, writes `data`, and resolves with what the server answered and when it closed. */
+  async function slowClient(port: number, data: string): Promise<{ reply: string; closedAfterMs: number }> {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      let reply = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(data));
+      socket.on('data', (chunk) => {
+        reply += chunk.toString();
+      });
+      socket.on('close', () => resolve({ reply, closedAfterMs: Date.now() - started }));
+      socket.on('error', () => undefined);
+    });
+  }
+
+  it('a client that never finishes its headers, or its body, is cut off after the timeouts', async () => {
+    const server = await startHttpServer({
+      port: 0,
+      host: '127.0.0.1',
+      readiness: [],
+      metrics: async () => ({ contentType: 'text/plain', body: '' }),
+      slack: async (req, res) => {
+        for await (const _chunk of req) {
+          // read the body
+        }
+        res.end('ok');
+      },
+      slackPath: '/slack/events',
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 600,
+    });
+    servers.push(server);
+    const port = (server.address() as AddressInfo).port;
+    const [headers, body] = await Promise.all([
+      slowClient(port, 'POST /slack/events HTTP/1.1\r\nHost: x\r\n'),
+      slowClient(port, 'POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc'),
+    ]);
+    expect(headers.reply).toMatch(/^HTTP\/1\.1 408/);
+    expect(body.reply).toMatch(/^HTTP\/1\.1 408/);
+    // Cut off within a few checks (Node looks every second), not after Node's 60 s and 300 s defaults.
+    expect(headers.closedAfterMs).toBeLessThan(5000);
+    expect(body.closedAfterMs).toBeLessThan(5000);
   });
 });

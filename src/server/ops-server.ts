@@ -16,9 +16,18 @@ export interface HttpServerOptions {
   /** Slack's request listener in HTTP mode (verifies signatures itself); null in Socket Mode. */
   slack: RequestListener | null;
   slackPath: string;
+  /** How long a client may take to send a request's headers, in ms (default {@link HEADERS_TIMEOUT_MS}). */
+  headersTimeoutMs?: number;
+  /** How long a client may take to send a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}). */
+  requestTimeoutMs?: number;
   /** Told about a request whose handler threw or rejected (that request got a 500). Must not throw. */
   onRequestError?: (error: unknown, request: { method: string; path: string }) => void;
 }
+
+/** How long a client may take to send a request's headers, in ms. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How long a client may take to send a whole request, in ms (long-polls wait after the request is read). */
+export const REQUEST_TIMEOUT_MS = 15_000;
 
 /** A request handler; it may answer synchronously or return a promise. */
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -99,14 +108,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
     if (options.slack && path === options.slackPath) return options.slack(req, res);
     json(res, 404, { error: 'not found' });
   };
-  const server = createServer((req, res) =>
-    runGuarded(route, req, res, (error) =>
-      options.onRequestError?.(error, {
-        method: req.method ?? '',
-        path: (req.url ?? '/').split('?')[0] ?? '/',
-      }),
-    ),
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      // Node looks for timed-out requests this often (default 30 s).
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) =>
+      runGuarded(route, req, res, (error) =>
+        options.onRequestError?.(error, {
+          method: req.method ?? '',
+          path: (req.url ?? '/').split('?')[0] ?? '/',
+        }),
+      ),
   );
+  // Slack's requests and the probes are small and quick: a client that takes longer to send its headers or
+  // its body is cut off instead of holding a connection (and a buffer) for Node's defaults of 60 s and 300 s.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());

@@ -8,18 +8,32 @@ import { z } from 'zod';
  * one such field; everything else passes through untouched (`loose`).
  */
 const objectLike = z.object({}).loose();
-const user = z.object({ id: z.string().min(1) }).loose();
+/**
+ * A Slack user id (`U…`/`W…`, uppercase letters and digits; at most 64 here, real ids are about 11). A
+ * signed payload with anything else as its user is not from Slack: refused before it is stored as who
+ * answered (a 70,000-character id made every later render of the ask message take seconds).
+ */
+const slackUserId = z.string().regex(/^[UW][A-Z0-9]{2,63}$/, 'expected a Slack user id (U… or W…)');
+const user = z.object({ id: slackUserId }).loose();
+/** Bolt matches listeners on these with `String.prototype.match`: anything but a string throws inside Bolt. */
+const matchedId = z.string().max(255).optional();
 /** `team` is null for org-wide installs; Bolt then reads `user.team_id`. */
 const team = z.object({}).loose().nullable().optional();
 
 const eventBody = z
   .object({
+    // Events are de-duplicated by event_id (Slack always sends one); without it every redelivery would
+    // start another turn.
+    event_id: z.string().min(1).max(255),
+    team_id: z.string().optional(),
     event: z
       .object({
         type: z.string().min(1),
         channel: z.union([z.string(), z.object({ id: z.string() }).loose()]).optional(),
         channel_id: z.string().optional(),
         item: objectLike.optional(),
+        // A message's author; some events (user_change) carry a user object instead.
+        user: z.union([slackUserId, objectLike]).optional(),
       })
       .loose(),
     authorizations: z.array(objectLike).optional(),
@@ -30,7 +44,7 @@ const interactionBase = { user, team };
 const actionBody = z
   .object({
     ...interactionBase,
-    actions: z.array(z.object({}).loose()).min(1),
+    actions: z.array(z.object({ action_id: matchedId, block_id: matchedId }).loose()).min(1),
     channel: objectLike.optional(),
     container: objectLike.optional(),
     message: objectLike.optional(),
@@ -40,10 +54,10 @@ const actionBody = z
 const viewBody = z
   .object({
     ...interactionBase,
-    view: z.object({ state: objectLike.optional() }).loose(),
+    view: z.object({ state: objectLike.optional(), callback_id: matchedId }).loose(),
   })
   .loose();
-const userBody = z.object(interactionBase).loose();
+const userBody = z.object({ ...interactionBase, callback_id: matchedId, action_id: matchedId }).loose();
 
 /** Result of {@link checkSlackEnvelope}: `kind` names the body's type for logs; `problem` says what is wrong. */
 export type EnvelopeCheck = { ok: true; kind: string } | { ok: false; kind: string; problem: string };

@@ -8,9 +8,27 @@ export interface SlackHttpReceiverOptions {
   /** Requests are verified with it (HMAC-SHA256 of `v0:<timestamp>:<body>`, 5 minute replay window; Bolt's check). */
   signingSecret: string;
   logger: Logger;
-  /** Largest body read, in bytes (default Bolt's 4 MB; Slack's payloads are far smaller). */
+  /**
+   * Largest body read, in bytes (default {@link SLACK_BODY_LIMIT}). The body is read before its signature
+   * can be checked, so this bounds what an unsigned request can make the process hold.
+   */
   bodyLimit?: number;
+  /** Epoch ms (tests). */
+  now?: () => number;
 }
+
+/**
+ * 1 MiB: Slack's largest payloads (a `block_actions` carrying a 50-block message and its state, a modal
+ * submission) are a few hundred KB at most; Bolt's default is 4 MB.
+ */
+export const SLACK_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * How far a request's `X-Slack-Request-Timestamp` may be ahead of our clock, in seconds. Bolt refuses old
+ * timestamps (5 minutes) but not future ones, so a captured request stamped a year ahead could be replayed
+ * for a year.
+ */
+export const MAX_CLOCK_AHEAD_SEC = 5 * 60;
 
 /**
  * Bolt's HTTP transport, ours: it verifies and parses with Bolt's own functions (`HTTPModuleFunctions`),
@@ -49,13 +67,25 @@ export class SlackHttpReceiver implements Receiver {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const log = this.#options.logger;
+    const header = req.headers['x-slack-request-timestamp'];
+    const stamp = typeof header === 'string' ? Number(header) : Number.NaN;
+    const nowSec = Math.floor((this.#options.now?.() ?? Date.now()) / 1000);
+    if (!Number.isFinite(stamp) || stamp - nowSec > MAX_CLOCK_AHEAD_SEC) {
+      log.warn(
+        { timestamp: String(stamp) },
+        'Slack request not verified: timestamp missing or in the future',
+      );
+      HTTPModuleFunctions.buildNoBodyResponse(res, 401);
+      req.resume();
+      return;
+    }
     let buffered: Awaited<ReturnType<typeof HTTPModuleFunctions.parseAndVerifyHTTPRequest>>;
     try {
       buffered = await HTTPModuleFunctions.parseAndVerifyHTTPRequest(
         {
           enabled: true,
           signingSecret: this.#options.signingSecret,
-          bodyLimit: this.#options.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit,
+          bodyLimit: this.#options.bodyLimit ?? SLACK_BODY_LIMIT,
         },
         req,
       );

@@ -17,7 +17,7 @@ import {
   type SignedSlackRequest,
   urlVerificationRequest,
 } from '../support/slack-payloads.js';
-import { slackSignatureHeaders } from '../support/slack-signing.js';
+import { signSlackRequest, slackSignatureHeaders } from '../support/slack-signing.js';
 import { type ProductionApp, startProductionApp } from './support/production-app.js';
 import { productionEnv, startComposeRedis } from './support/production-env.js';
 
@@ -95,6 +95,12 @@ const CASES: Array<[string, SignedSlackRequest]> = [
   ['block_actions: team a string', formOf({ ...button, team: 'T0TEST' })],
   ['block_actions: container a number', formOf({ ...button, container: 5 })],
   ['block_actions: channel a string', formOf({ ...button, channel: 'C0OPS' })],
+  ['block_actions: action_id a number', formOf({ ...button, actions: [{ type: 'button', action_id: 5 }] })],
+  ['block_actions: action_id null', formOf({ ...button, actions: [{ type: 'button', action_id: null }] })],
+  [
+    'block_actions: a 70,000-character user id',
+    formOf({ ...button, user: { id: `U${'A'.repeat(70_000)}` } }),
+  ],
   ['interactive_message: actions a string', formOf({ type: 'interactive_message', user, actions: 'x' })],
   // view_submission and view_closed
   ['view_submission: view missing', formOf({ ...view, view: undefined })],
@@ -127,6 +133,21 @@ const CASES: Array<[string, SignedSlackRequest]> = [
   ['event_callback: authorizations [null]', json({ ...mention, authorizations: [null] })],
   ['event_callback: event an unhandled type', json({ ...mention, event: { type: 'reaction_added' } })],
   ['app_mention without channel or ts', json({ ...mention, event: { type: 'app_mention', text: 'hi' } })],
+  ['event_callback without event_id', json({ ...mention, event_id: undefined })],
+  ['event_callback: event_id a number', json({ ...mention, event_id: 5 })],
+  // Well formed, but not for holdpoint to act on: acked, nothing stored.
+  [
+    'app_mention from another bot',
+    json({ ...mention, event: { ...(mention.event as Json), bot_id: 'B0OTHER' } }),
+  ],
+  [
+    'app_mention without a user',
+    json({ ...mention, event: { ...(mention.event as Json), user: undefined } }),
+  ],
+  [
+    'app_mention of an edited message',
+    json({ ...mention, event: { ...(mention.event as Json), subtype: 'message_changed' } }),
+  ],
 ];
 
 /** Every key with its type and serialized value: equal snapshots mean nothing was written. */
@@ -141,6 +162,37 @@ async function snapshot(): Promise<Record<string, string>> {
 }
 
 describe('malformed signed Slack requests (built app, real HTTP receiver)', () => {
+  it('a correctly signed request whose timestamp is more than 5 minutes ahead is refused (no replay until then)', async () => {
+    const body = JSON.stringify({ ...mention, event_id: 'EvFuture1' });
+    for (const aheadSec of [6 * 60, 365 * 24 * 3600]) {
+      const at = Math.floor(Date.now() / 1000) + aheadSec;
+      const response = await app.send({
+        body,
+        headers: {
+          'content-type': 'application/json',
+          ...slackSignatureHeaders(TEST_SIGNING_SECRET, body, at),
+        },
+      });
+      expect(response.status).toBe(401);
+    }
+    const body2 = JSON.stringify({ ...mention, event_id: 'EvFuture2' });
+    const infinity = await app.send({
+      body: body2,
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': 'Infinity',
+        // Signed over `v0:Infinity:<body>`, exactly as the header says.
+        'x-slack-signature': signSlackRequest(TEST_SIGNING_SECRET, body2, Number.POSITIVE_INFINITY),
+      },
+    });
+    expect(infinity.status).toBe(401);
+  });
+
+  it('a body over 1 MiB is refused with 413 before it is verified', async () => {
+    const big = signedRaw(`payload=${'x'.repeat(1024 * 1024 + 1)}`, 'application/x-www-form-urlencoded');
+    expect((await app.send(big)).status).toBe(413);
+  });
+
   it('each gets a 4xx or an empty 200 within 100 ms, changes nothing in Redis, and the process stays up', async () => {
     // Warm the receiver's code paths once, so the first case does not pay for lazy module loading.
     expect((await app.send(urlVerificationRequest({ secret: TEST_SIGNING_SECRET }))).status).toBe(200);

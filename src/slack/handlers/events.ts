@@ -24,7 +24,9 @@ const DEFAULT_EVENT_DEDUPE_MS = 3600 * 1000;
 export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
   app.event('app_mention', async ({ body, event, client }) => {
     const parsed = messageEventSchema.safeParse(event);
-    if (!parsed.success) return;
+    // A mention by another bot (two bots could mention each other forever), an edit, or one without an
+    // author starts nothing: a turn needs a person who asked.
+    if (!parsed.success || parsed.data.bot_id || parsed.data.subtype || !parsed.data.user) return;
     await withStorage(deps, client, parsed.data, 'mention', async () => {
       if (await firstDelivery(deps, body))
         await onHumanMessage(deps, client, parsed.data, teamOf(body), 'mention');
