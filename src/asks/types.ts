@@ -79,3 +79,16 @@ export interface AskTransitionResult {
   status: AskTransitionStatus;
   ask: AskRecord | null;
 }
+
+/** The resolution every unresolved question gets when `byUserId` cancels the ask at `at` (ISO 8601). Pure. */
+export function canceledResolution(byUserId: string, at: string): QuestionResolution {
+  return {
+    status: 'canceled',
+    selected: [],
+    other: null,
+    answeredBy: byUserId,
+    answeredAt: at,
+    source: 'cancel',
+    assumption: null,
+  };
+}

@@ -3,7 +3,13 @@ import type { TurnRecord, TurnStatus } from '../agent/turn-record.js';
 import type { CommitResult, ThreadQueue, TurnLeases, TurnStore } from '../agent/turn-store.js';
 import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
 import type { AskStore } from '../asks/ask-store.js';
-import type { AskDefinition, AskRecord, AskTransitionResult, AskTransitionStatus } from '../asks/types.js';
+import {
+  type AskDefinition,
+  type AskRecord,
+  type AskTransitionResult,
+  type AskTransitionStatus,
+  canceledResolution,
+} from '../asks/types.js';
 import { HoldpointError, SystemError } from '../errors.js';
 import { flushWrites } from '../ops/coalescing-redis.js';
 import {
@@ -268,15 +274,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   async cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult> {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
-    const canceled: QuestionResolution = {
-      status: 'canceled',
-      selected: [],
-      other: null,
-      answeredBy: byUserId,
-      answeredAt: at,
-      source: 'cancel',
-      assumption: null,
-    };
+    const canceled = canceledResolution(byUserId, at);
     const reply = await this.#call('cancelAsk', key, () =>
       this.#scripts.cancelAsk(key, byUserId, JSON.stringify(canceled), now),
     );

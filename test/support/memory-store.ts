@@ -13,11 +13,12 @@ import type { TurnStart } from '../../src/agent/turn-start.js';
 import type { CommitResult } from '../../src/agent/turn-store.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
 import type { ConversationRef } from '../../src/asks/conversation.js';
-import type {
-  AskDefinition,
-  AskRecord,
-  AskTransitionResult,
-  AskTransitionStatus,
+import {
+  type AskDefinition,
+  type AskRecord,
+  type AskTransitionResult,
+  type AskTransitionStatus,
+  canceledResolution,
 } from '../../src/asks/types.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -122,15 +123,7 @@ export class MemoryStore implements EngineStore {
     if (!ask) return { status: 'not-found', ask: null };
     if (ask.status !== 'open') return { status: 'closed', ask: this.#record(ask) };
     if (!byUserId || byUserId !== ask.requestedBy) return { status: 'forbidden', ask: this.#record(ask) };
-    const canceled: QuestionResolution = {
-      status: 'canceled',
-      selected: [],
-      other: null,
-      answeredBy: byUserId,
-      answeredAt: at,
-      source: 'cancel',
-      assumption: null,
-    };
+    const canceled = canceledResolution(byUserId, at);
     ask.resolutions = ask.resolutions.map((r) => r ?? clone(canceled));
     ask.status = 'resolved';
     return { status: 'completed', ask: this.#record(ask) };
