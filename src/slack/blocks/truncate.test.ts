@@ -59,17 +59,17 @@ describe('escapeAndTruncate', () => {
 
 describe('truncation of long texts', () => {
   /** The definition: keep whole graphemes of the whole text while they fit (what the window must equal). */
-  function reference(text: string, limit: number, escape: (part: string) => string): string {
-    if (escape(text).length <= limit) return escape(text);
+  function reference(text: string, limit: number, escapePart: (part: string) => string): string {
+    if (escapePart(text).length <= limit) return escapePart(text);
     let result = '';
     for (const part of graphemes(text)) {
-      const piece = escape(part);
+      const piece = escapePart(part);
       if (result.length + piece.length > limit - 1) break;
       result += piece;
     }
     return `${result}…`;
   }
-  const escape = (part: string) =>
+  const escapeEntities = (part: string) =>
     part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const PIECES = ['x', '&', '<', FAMILY, FLAG, E_ACUTE, '日', '😀', '\u0301'];
 
@@ -83,7 +83,7 @@ describe('truncation of long texts', () => {
       const text = Array.from({ length: 40 }, () => PIECES[next() % PIECES.length]).join('');
       for (let limit = 1; limit <= 60; limit++) {
         expect(truncateText(text, limit)).toBe(reference(text, limit, (part) => part));
-        expect(escapeAndTruncate(text, limit)).toBe(reference(text, limit, escape));
+        expect(escapeAndTruncate(text, limit)).toBe(reference(text, limit, escapeEntities));
       }
     }
   });
