@@ -44,6 +44,10 @@ export async function syncAskMessage(
 ): Promise<SyncOutcome> {
   let outcome: SyncOutcome = 'current';
   let known = first ?? null;
+  // Fast path (the resume after a click, a timeout job run again): the revision was drawn already. Safe
+  // without the lock: whoever drew it had Slack confirm it, and any older update still in flight is
+  // followed by its sender's own look-again.
+  if (known && askRevision(known) <= (await deps.marks.drawnRevision(askId))) return 'current';
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const token = randomUUID();
     if (!(await deps.marks.claimDraw(askId, token, DRAW_LOCK_MS)))
