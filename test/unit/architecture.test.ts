@@ -15,12 +15,12 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** Side-effect libraries that pure folders must not import (STYLE.md "Layout"). */
+/** Side-effect libraries that pure folders must not import (docs/architecture.md, "Components"). */
 const FORBIDDEN_IMPORTS = ['ioredis', 'bullmq', '@slack/bolt', '@slack/web-api'];
 const PURE_FOLDERS = ['src/ask', 'src/asks', 'src/agent', 'src/slack/blocks', 'src/config'];
 
 /**
- * The layers of src/ (../shared/DESIGN.md "Asks and waiters"), lowest first. A file may import from its own
+ * The layers of src/ (docs/architecture.md, "Components"), lowest first. A file may import from its own
  * folder and from lower layers only; the adapters may also use each other (the store implements the Slack
  * marks, the doctor runs the other adapters' checks), and nothing below the entry points imports them.
  */
