@@ -123,8 +123,8 @@ function definition(turnId: string, askId: string, ask: NormalizedAsk, timeoutMs
   return {
     version: ASK_RECORD_VERSION,
     askId,
-    turnId,
-    toolCallId: `call-${askId}`,
+    scope: turnId,
+    waiter: { kind: 'turn', turnId: turnId, toolCallId: `call-${askId}` },
     ordinal: 0,
     questions: ask.questions,
     conversation: { surface: 'slack', channel: 'C0OPS', threadTs: '1780000000.000100' },

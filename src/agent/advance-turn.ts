@@ -97,13 +97,13 @@ async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskRec
   await deps.asks.syncQuietly(ask);
   const resolutions = ask.resolutions.filter((r): r is QuestionResolution => r !== null);
   // The ignored-keys note is not stored with the ask: it is derived again from the call's raw input.
-  const call = findToolCall(turn.messages, ask.toolCallId);
+  const call = findToolCall(turn.messages, ask.waiter.toolCallId);
   const decoded = call ? decodeAskArguments(call.input) : null;
   const text = formatAskResult(ask.questions, resolutions, {
     timeoutMs: ask.timeoutMs,
     ignoredKeys: decoded?.ok ? decoded.ignoredKeys : [],
   });
-  const result = textResult({ toolCallId: ask.toolCallId, toolName: deps.askTool.name }, text);
+  const result = textResult({ toolCallId: ask.waiter.toolCallId, toolName: deps.askTool.name }, text);
   const messages = withToolResult(turn.messages, result);
   const committed = await deps.store.commitTurn(
     {

@@ -52,8 +52,8 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
     const definition: AskDefinition = {
       version: ASK_RECORD_VERSION,
       askId,
-      turnId: turn.turnId,
-      toolCallId: plan.askCall.toolCallId,
+      scope: turn.turnId,
+      waiter: { kind: 'turn', turnId: turn.turnId, toolCallId: plan.askCall.toolCallId },
       ordinal: turn.askCount,
       questions: plan.ask.questions,
       conversation: turn.conversation,

@@ -26,21 +26,22 @@ export class TurnWaiter implements WaiterHandler {
 
   async continue(ask: AskRecord, options: { recover: boolean }): Promise<void> {
     const { store, scheduler, now } = this.#deps;
+    const { turnId } = ask.waiter;
     if (options.recover) {
-      const turn = await store.getTurn(ask.turnId);
+      const turn = await store.getTurn(turnId);
       if (turn?.status !== 'paused' || turn.pendingAskId !== ask.askId) {
-        await store.unindexAsk(ask.turnId, ask.askId);
+        await store.unindexAsk(ask.scope, ask.askId);
         return;
       }
     }
     await Promise.all([
-      scheduler.resume(ask.turnId, ask.askId, { recover: options.recover }),
-      store.markResumeQueued(ask.turnId, ask.askId, now()),
+      scheduler.resume(turnId, ask.askId, { recover: options.recover }),
+      store.markResumeQueued(ask.scope, ask.askId, now()),
     ]);
   }
 
   async reshow(ask: AskRecord): Promise<void> {
     // The resume job advances the paused turn, which shows its ask.
-    await this.#deps.scheduler.resume(ask.turnId, ask.askId, { recover: true });
+    await this.#deps.scheduler.resume(ask.waiter.turnId, ask.askId, { recover: true });
   }
 }

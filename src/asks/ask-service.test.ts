@@ -48,8 +48,8 @@ async function setup(options: { questions?: number; answerers?: AnswererPolicy; 
   const definition: AskDefinition = {
     version: ASK_RECORD_VERSION,
     askId: 'a1',
-    turnId: 't1',
-    toolCallId: 'call-1',
+    scope: 't1',
+    waiter: { kind: 'turn', turnId: 't1', toolCallId: 'call-1' },
     ordinal: 0,
     questions: questions(options.questions ?? 1),
     conversation,

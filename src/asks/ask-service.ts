@@ -79,16 +79,13 @@ export class AskService {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const messageRef = await deps.surface.showAsk(conversation, ask);
-        const shown = await deps.store.markAskShown(ask.turnId, ask.askId, deps.now(), messageRef);
-        deps.onCheckpoint?.('after-ask-shown', { turnId: ask.turnId, askId: ask.askId });
-        if (shown?.deadline != null) await deps.timers.timeout(ask.turnId, ask.askId, shown.deadline);
+        const shown = await deps.store.markAskShown(ask.scope, ask.askId, deps.now(), messageRef);
+        deps.onCheckpoint?.('after-ask-shown', { turnId: ask.scope, askId: ask.askId });
+        if (shown?.deadline != null) await deps.timers.timeout(ask.scope, ask.askId, shown.deadline);
         return true;
       } catch (error) {
         lastError = error;
-        deps.log.warn(
-          { turnId: ask.turnId, askId: ask.askId, attempt, err: error },
-          'showing the ask failed',
-        );
+        deps.log.warn({ turnId: ask.scope, askId: ask.askId, attempt, err: error }, 'showing the ask failed');
         if (attempt < attempts) {
           await new Promise((resolve) => setTimeout(resolve, delay));
           delay *= 2;
@@ -96,12 +93,12 @@ export class AskService {
       }
     }
     deps.log.error(
-      { turnId: ask.turnId, askId: ask.askId, err: lastError },
+      { turnId: ask.scope, askId: ask.askId, err: lastError },
       'ask could not be shown; resolving as not shown',
     );
     const at = new Date(deps.now()).toISOString();
     await deps.store.resolveOpenQuestions(
-      ask.turnId,
+      ask.scope,
       ask.askId,
       assumeOpenQuestions(ask.questions, 'no-answer', at, 'not_shown'),
     );
@@ -110,7 +107,7 @@ export class AskService {
 
   /** Makes sure the timeout job of a shown, open ask exists (idempotent by jobId). */
   async watch(ask: AskRecord): Promise<void> {
-    await this.#deps.timers.timeout(ask.turnId, ask.askId, ask.deadline ?? this.#deps.now());
+    await this.#deps.timers.timeout(ask.scope, ask.askId, ask.deadline ?? this.#deps.now());
   }
 
   /**
@@ -253,7 +250,7 @@ export class AskService {
       await this.#deps.surface.syncAsk(ask);
     } catch (error) {
       this.#deps.log.warn(
-        { turnId: ask.turnId, askId: ask.askId, err: error },
+        { turnId: ask.scope, askId: ask.askId, err: error },
         'could not update the ask message',
       );
     }
@@ -268,9 +265,9 @@ export class AskService {
     const deps = this.#deps;
     const waiter = waiterOf(ask);
     await deps.waiters[waiter.kind].continue(ask, { recover: false });
-    deps.timers.cancelTimeout(ask.turnId, ask.askId).catch((error: unknown) => {
+    deps.timers.cancelTimeout(ask.scope, ask.askId).catch((error: unknown) => {
       deps.log.debug(
-        { turnId: ask.turnId, askId: ask.askId, err: error },
+        { turnId: ask.scope, askId: ask.askId, err: error },
         'timeout job not removed (already running or gone)',
       );
     });

@@ -1,8 +1,11 @@
 import type { AskQuestion, QuestionResolution, TimeoutPolicy } from '../ask/types.js';
 import type { ConversationRef } from './conversation.js';
 
-/** Schema version of {@link AskRecord} written by this code. */
-export const ASK_RECORD_VERSION = 1;
+/**
+ * Schema version of {@link AskRecord} written by this code. Version 1 (a turn's ask: `turnId`,
+ * `toolCallId`) is still read and upgraded (`store/schemas.ts`).
+ */
+export const ASK_RECORD_VERSION = 2;
 
 /**
  * Who continues when an ask resolves. A union: each kind has its handler (`AskWaiters`), and a new kind
@@ -11,9 +14,9 @@ export const ASK_RECORD_VERSION = 1;
  */
 export type Waiter = { kind: 'turn'; turnId: string; toolCallId: string };
 
-/** The waiter of an ask. Every stored ask so far is a turn's (its `turnId` and `toolCallId`). Pure. */
-export function waiterOf(ask: Pick<AskDefinition, 'turnId' | 'toolCallId'>): Waiter {
-  return { kind: 'turn', turnId: ask.turnId, toolCallId: ask.toolCallId };
+/** The waiter of an ask. Pure. */
+export function waiterOf(ask: Pick<AskDefinition, 'waiter'>): Waiter {
+  return ask.waiter;
 }
 
 /**
@@ -27,14 +30,19 @@ export type AnswererPolicy =
   | { mode: 'requester' }
   | { mode: 'list'; userIds: string[]; groupIds: string[] };
 
-/** The immutable part of an ask, written once when the turn pauses. */
+/** The immutable part of an ask, written once when it is opened (for a turn: when the turn pauses). */
 export interface AskDefinition {
   version: typeof ASK_RECORD_VERSION;
   askId: string;
-  turnId: string;
-  /** The `ask_question` tool call this ask answers. */
-  toolCallId: string;
-  /** 0-based ordinal of this ask within its turn. */
+  /**
+   * What the ask's keys are grouped under (one Redis Cluster hash tag): its turn's id for a turn's ask, so
+   * the pause stays one atomic script. Every reference to the ask (store calls, button values, the ask
+   * index) is `scope` plus `askId`.
+   */
+  scope: string;
+  /** Who continues when the ask resolves. */
+  waiter: Waiter;
+  /** 0-based ordinal of this ask within its scope (a turn's first ask is 0). */
   ordinal: number;
   questions: AskQuestion[];
   conversation: ConversationRef;

@@ -130,8 +130,8 @@ export function previewAskRecord(ask: NormalizedAsk, timeoutMs: number, policy: 
   return {
     version: ASK_RECORD_VERSION,
     askId: PREVIEW_IDS.askId,
-    turnId: PREVIEW_IDS.turnId,
-    toolCallId: PREVIEW_IDS.toolCallId,
+    scope: PREVIEW_IDS.turnId,
+    waiter: { kind: 'turn', turnId: PREVIEW_IDS.turnId, toolCallId: PREVIEW_IDS.toolCallId },
     ordinal: 0,
     questions: ask.questions,
     conversation: { surface: 'slack', channel: PREVIEW_IDS.channel, threadTs: PREVIEW_IDS.threadTs },

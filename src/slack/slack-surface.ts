@@ -101,7 +101,7 @@ export class SlackSurface implements Surface {
 
   async syncAsk(ask: AskRecord): Promise<void> {
     const { client, marks, readAsk } = this.options;
-    await syncAskMessage({ client, marks, readAsk: () => readAsk(ask.turnId, ask.askId) }, ask.askId, ask);
+    await syncAskMessage({ client, marks, readAsk: () => readAsk(ask.scope, ask.askId) }, ask.askId, ask);
   }
 
   async postMessage(

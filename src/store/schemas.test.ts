@@ -65,10 +65,10 @@ const turn: TurnRecord = {
 };
 
 const ask: AskDefinition = {
-  version: 1,
+  version: 2,
   askId: 'ask-0',
-  turnId: 'T1',
-  toolCallId: 'toolu_B',
+  scope: 'T1',
+  waiter: { kind: 'turn', turnId: 'T1', toolCallId: 'toolu_B' },
   ordinal: 0,
   questions: [
     {
@@ -164,8 +164,14 @@ describe('ask definitions and resolutions', () => {
     expect(deserializeAskDefinition(serializeAskDefinition(ask), 'k')).toStrictEqual(ask);
   });
 
+  it("reads a version-1 definition (a turn's ask) as version 2: the turn is its scope and its waiter", () => {
+    const { scope: _scope, waiter: _waiter, ...rest } = ask;
+    const v1 = { ...rest, version: 1, turnId: 'T1', toolCallId: 'toolu_B' };
+    expect(deserializeAskDefinition(JSON.stringify(v1), 'k')).toStrictEqual(ask);
+  });
+
   it('refuses an unknown ask version', () => {
-    expect(() => deserializeAskDefinition(JSON.stringify({ ...ask, version: 2 }), 'k')).toThrow(
+    expect(() => deserializeAskDefinition(JSON.stringify({ ...ask, version: 3 }), 'k')).toThrow(
       expect.objectContaining({ code: 'state_unknown_version' }),
     );
   });

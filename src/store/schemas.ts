@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type OutboxEntry, TURN_RECORD_VERSION, type TurnRecord } from '../agent/turn-record.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../ask/types.js';
 import type { ConversationRef } from '../asks/conversation.js';
-import { type AnswererPolicy, ASK_RECORD_VERSION, type AskDefinition } from '../asks/types.js';
+import { type AnswererPolicy, ASK_RECORD_VERSION, type AskDefinition, type Waiter } from '../asks/types.js';
 import { StateError } from '../errors.js';
 
 /**
@@ -139,12 +139,8 @@ const answererPolicySchema: z.ZodType<AnswererPolicy> = z.discriminatedUnion('mo
   z.object({ mode: z.literal('list'), userIds: z.array(z.string()), groupIds: z.array(z.string()) }),
 ]);
 
-/** Current AskDefinition (version 1). */
-export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
-  version: z.literal(ASK_RECORD_VERSION),
+const askDefinitionFields = {
   askId: z.string().min(1),
-  turnId: z.string().min(1),
-  toolCallId: z.string().min(1),
   ordinal: z.number().int().nonnegative(),
   questions: z.array(askQuestionSchema).min(1).max(3),
   conversation: conversationSchema,
@@ -153,7 +149,40 @@ export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
   timeoutMs: z.number().int().positive(),
   policy: z.enum(['recommended-or-first', 'recommended-only', 'no-answer']),
   createdAt: isoDate,
+};
+
+const waiterSchema: z.ZodType<Waiter> = z.object({
+  kind: z.literal('turn'),
+  turnId: z.string().min(1),
+  toolCallId: z.string().min(1),
 });
+
+/** Current AskDefinition (version 2): a scope and a waiter. */
+export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
+  version: z.literal(ASK_RECORD_VERSION),
+  scope: z.string().min(1),
+  waiter: waiterSchema,
+  ...askDefinitionFields,
+});
+
+/** AskDefinition version 1, as written until the ask became its own entity: always a turn's ask. */
+export const askDefinitionV1Schema = z.object({
+  version: z.literal(1),
+  turnId: z.string().min(1),
+  toolCallId: z.string().min(1),
+  ...askDefinitionFields,
+});
+
+/** A version-1 definition as version 2: its turn is both its scope and its waiter. Pure. */
+export function upgradeAskDefinitionV1(v1: z.infer<typeof askDefinitionV1Schema>): AskDefinition {
+  const { version: _version, turnId, toolCallId, ...rest } = v1;
+  return {
+    version: ASK_RECORD_VERSION,
+    scope: turnId,
+    waiter: { kind: 'turn', turnId, toolCallId },
+    ...rest,
+  };
+}
 
 /** One stored question resolution. */
 export const questionResolutionSchema: z.ZodType<QuestionResolution> = z.object({
@@ -235,7 +264,9 @@ export function deserializeAskDefinition(json: string, key: string): AskDefiniti
   const value = parseJson(json, 'Ask definition', key);
   const version = versionOf(value);
   if (version === ASK_RECORD_VERSION) return checked(askDefinitionSchema, value, 'Ask definition', key);
-  throw unknownVersion('Ask definition', version, key, 'version 1');
+  if (version === 1)
+    return upgradeAskDefinitionV1(checked(askDefinitionV1Schema, value, 'Ask definition', key));
+  throw unknownVersion('Ask definition', version, key, 'versions 1 and 2');
 }
 
 /**

@@ -78,8 +78,8 @@ async function pausedTurns(h: Harness, count: number): Promise<Array<{ turnId: s
         const committed = await h.store.pauseTurn(paused, 1, {
           version: ASK_RECORD_VERSION,
           askId,
-          turnId,
-          toolCallId: `call-${n}`,
+          scope: turnId,
+          waiter: { kind: 'turn', turnId: turnId, toolCallId: `call-${n}` },
           ordinal: 0,
           questions: decoded.ask.questions,
           conversation,

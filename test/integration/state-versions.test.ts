@@ -49,8 +49,8 @@ async function storeVersionOneTurn(h: Harness, turnJson: string): Promise<string
   const paused = await h.store.pauseTurn({ ...current, status: 'paused', pendingAskId: V1.pendingAskId }, 1, {
     version: ASK_RECORD_VERSION,
     askId: V1.pendingAskId,
-    turnId: V1.turnId,
-    toolCallId: askCall.toolCallId,
+    scope: V1.turnId,
+    waiter: { kind: 'turn', turnId: V1.turnId, toolCallId: askCall.toolCallId },
     ordinal: 0,
     questions: decoded.ask.questions,
     conversation: V1.conversation,
@@ -66,6 +66,58 @@ async function storeVersionOneTurn(h: Harness, turnJson: string): Promise<string
   await h.redis.hset(key, 'data', turnJson, 'rev', String(V1.rev));
   return V1.pendingAskId;
 }
+
+/** An ask with definition version 1 and its paused turn (version 2), as the Redis hashes the earlier store wrote. */
+const ASK_V1 = JSON.parse(
+  readFileSync(new URL('../fixtures/state/ask-v1-turn-v2.json', import.meta.url), 'utf8'),
+) as { turnId: string; askId: string; askHash: Record<string, string>; turnHash: Record<string, string> };
+
+describe('asks written by an earlier schema version', () => {
+  it('a version-1 ask and its version-2 turn, as stored before asks had a scope and a waiter, resume on an answer', async () => {
+    const model = scriptedModel((prompt) => ({ text: `FINAL\n${lastToolResults(prompt).at(-1)?.text}` }));
+    harness = createHarness({ redisUrl: testRedisUrl(), model });
+    const h = harness;
+    await h.redis.hset(h.store.keys.turn(ASK_V1.turnId), ASK_V1.turnHash);
+    await h.redis.hset(h.store.keys.ask(ASK_V1.turnId, ASK_V1.askId), ASK_V1.askHash);
+
+    const ask = await h.store.getAsk(ASK_V1.turnId, ASK_V1.askId);
+    expect(ask).toMatchObject({
+      version: ASK_RECORD_VERSION,
+      scope: ASK_V1.turnId,
+      waiter: { kind: 'turn', turnId: ASK_V1.turnId, toolCallId: 'call_v1' },
+      status: 'open',
+      messageRef: JSON.stringify({ channel: 'C0OPS', ts: '1780000000.000300' }),
+    });
+
+    const result = await h.deps.asks.answer({
+      turnId: ASK_V1.turnId,
+      askId: ASK_V1.askId,
+      questionIndex: 0,
+      resolution: {
+        status: 'answered',
+        selected: ['Hotfix forward'],
+        other: null,
+        answeredBy: 'U0BOB',
+        answeredAt: new Date().toISOString(),
+        source: 'button',
+        assumption: null,
+      },
+    });
+    expect(result.status).toBe('completed');
+    const reply = await waitFor(async () => {
+      const post = (await h.surface.events()).find((event) => event.type === 'postMessage');
+      return post?.type === 'postMessage' ? post : undefined;
+    });
+    expect(replyAnswers(reply.text)[0]).toMatchObject({
+      status: 'answered',
+      selected: ['Hotfix forward'],
+      answeredBy: 'U0BOB',
+    });
+    expect(model.prompts).toHaveLength(1);
+    expect(promptPairingProblems(model.prompts[0] ?? [])).toEqual([]);
+    expect((await h.store.getTurn(ASK_V1.turnId))?.status).toBe('completed');
+  });
+});
 
 describe('paused turns written by an earlier schema version', () => {
   it('a version-1 paused turn resumes on a click, with every tool call paired', async () => {

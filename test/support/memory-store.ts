@@ -55,7 +55,7 @@ export class MemoryStore implements EngineStore {
   async pauseTurn(next: TurnRecord, expectedRev: number, ask: AskDefinition): Promise<CommitResult> {
     const committed = await this.commitTurn(next, expectedRev);
     if (committed.ok) {
-      this.asks.set(this.#askKey(ask.turnId, ask.askId), {
+      this.asks.set(this.#askKey(ask.scope, ask.askId), {
         ...clone(ask),
         status: 'open',
         resolutions: ask.questions.map(() => null),
@@ -145,14 +145,14 @@ export class MemoryStore implements EngineStore {
           (ask.deadline === null ? Date.parse(ask.createdAt) <= now - unshownGraceMs : ask.deadline <= now),
       )
       .slice(0, limit)
-      .map((ask) => ({ turnId: ask.turnId, askId: ask.askId }));
+      .map((ask) => ({ turnId: ask.scope, askId: ask.askId }));
   }
 
   async listUnresumedAsks(limit: number) {
     return [...this.asks.values()]
       .filter((ask) => ask.indexed && ask.status === 'resolved')
       .slice(0, limit)
-      .map((ask) => ({ turnId: ask.turnId, askId: ask.askId }));
+      .map((ask) => ({ turnId: ask.scope, askId: ask.askId }));
   }
 
   async unindexAsk(turnId: string, askId: string): Promise<void> {

@@ -42,7 +42,7 @@ export class RecordingSurface implements Surface {
       await this.record({
         type: 'showAsk',
         askId: ask.askId,
-        turnId: ask.turnId,
+        turnId: ask.scope,
         ref,
         at: Date.now(),
         questions: ask.questions.length,

@@ -82,7 +82,7 @@ export function renderAnswerModal(
     close: plainText('Cancel', SLACK_LIMITS.modalButton),
     private_metadata: encodeModalMetadata({
       v: 1,
-      turnId: ask.turnId,
+      turnId: ask.scope,
       askId: ask.askId,
       q: questionIndex,
       channel: target.channel,

@@ -206,7 +206,7 @@ function openQuestionBlocks(
 }
 
 function value(ask: AskRecord, questionIndex: number | null, optionIndex: number | null): string {
-  return encodeActionValue({ turnId: ask.turnId, askId: ask.askId, questionIndex, optionIndex });
+  return encodeActionValue({ turnId: ask.scope, askId: ask.askId, questionIndex, optionIndex });
 }
 
 /** Button text for an option: `★ <label> (recommended)` or the label, ≤ 75 UTF-16 code units. */

@@ -42,7 +42,7 @@ export async function syncAskMessageQuietly(
 ): Promise<void> {
   try {
     await syncAskMessage(
-      { client, marks: deps.marks, readAsk: () => deps.engine.store.getAsk(ask.turnId, ask.askId) },
+      { client, marks: deps.marks, readAsk: () => deps.engine.store.getAsk(ask.scope, ask.askId) },
       ask.askId,
       ask,
     );

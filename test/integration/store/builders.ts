@@ -51,10 +51,10 @@ export function makeAsk(
 ): AskDefinition {
   const questionCount = options.questionCount ?? 1;
   return {
-    version: 1,
+    version: 2,
     askId,
-    turnId,
-    toolCallId: `call-${askId}`,
+    scope: turnId,
+    waiter: { kind: 'turn', turnId: turnId, toolCallId: `call-${askId}` },
     ordinal: 0,
     questions: Array.from({ length: questionCount }, (_, i) => ({
       header: `H${i}`,

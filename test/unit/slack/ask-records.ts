@@ -41,10 +41,10 @@ export function freeTextQuestion(extra: Partial<AskQuestion> = {}): AskQuestion 
 export function askRecord(extra: Partial<AskRecord> = {}): AskRecord {
   const questions = extra.questions ?? [choiceQuestion()];
   return {
-    version: 1,
+    version: 2,
     askId: 'ask_01JDXK7Q9R8S',
-    turnId: 'turn_01JDXK7P00AA',
-    toolCallId: 'call_1',
+    scope: 'turn_01JDXK7P00AA',
+    waiter: { kind: 'turn', turnId: 'turn_01JDXK7P00AA', toolCallId: 'call_1' },
     ordinal: 0,
     questions,
     conversation: { surface: 'slack', channel: 'C0OPS', threadTs: '1780000000.000100' },
