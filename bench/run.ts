@@ -38,6 +38,7 @@ import { TurnWaiter } from '../src/agent/turn-waiter.js';
 import { decodeAskArguments } from '../src/ask/decode-ask-arguments.js';
 import type { NormalizedAsk, QuestionResolution } from '../src/ask/types.js';
 import { AskService } from '../src/asks/ask-service.js';
+import { ProgramWaiter } from '../src/asks/program-waiter.js';
 import { ASK_RECORD_VERSION, type AskDefinition } from '../src/asks/types.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
@@ -309,7 +310,10 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
         showAsk: () => Promise.reject(new Error('not shown in the bench')),
         syncAsk: async () => {},
       },
-      waiters: { turn: new TurnWaiter({ store, scheduler, now }) },
+      waiters: {
+        turn: new TurnWaiter({ store, scheduler, now }),
+        api: new ProgramWaiter(store, async () => undefined),
+      },
       now,
       ...quiet,
     }),

@@ -2,6 +2,7 @@ import type { ModelMessage, ToolCallPart } from 'ai';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution } from '../ask/types.js';
+import type { AskOf } from '../asks/ask-ports.js';
 import type { AskRecord } from '../asks/types.js';
 import { endTurn, finishTurn } from './end-turn.js';
 import type { AdvanceOutcome, EngineDeps } from './engine-deps.js';
@@ -68,7 +69,7 @@ async function advanceHeldTurn(deps: EngineDeps, turnId: string): Promise<Advanc
 async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<AdvanceOutcome | null> {
   const askId = turn.pendingAskId;
   const ask = askId ? await deps.store.getAsk(turn.turnId, askId) : null;
-  if (!askId || !ask) {
+  if (!askId || !ask || !isTurnAsk(ask)) {
     deps.log.error({ turnId: turn.turnId, askId }, 'paused turn has no readable ask; ending it');
     await endTurn(
       deps,
@@ -91,7 +92,7 @@ async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<A
   return { state: 'paused', askId };
 }
 
-async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskRecord): Promise<void> {
+async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<'turn'>): Promise<void> {
   // Every resolution reaches the message before the turn moves on, whichever process stored it and
   // whether or not that process lived to draw it (a no-op when the message already shows it).
   await deps.asks.syncQuietly(ask);
@@ -128,4 +129,9 @@ function findToolCall(messages: readonly ModelMessage[], toolCallId: string): To
     if (call) return call;
   }
   return undefined;
+}
+
+/** A turn waits only on asks whose waiter is that kind of turn. */
+function isTurnAsk(ask: AskRecord): ask is AskOf<'turn'> {
+  return ask.waiter.kind === 'turn';
 }

@@ -4,6 +4,7 @@ import type { TimeoutPolicy } from '../ask/types.js';
 import { type AskCheckpoint, type AskEvent, AskService } from '../asks/ask-service.js';
 import type { AskStore } from '../asks/ask-store.js';
 import type { EngineLogger } from '../asks/logger.js';
+import { ProgramWaiter } from '../asks/program-waiter.js';
 import type { AnswererPolicy } from '../asks/types.js';
 import type { Scheduler } from './scheduler.js';
 import type { Surface } from './surface.js';
@@ -78,7 +79,7 @@ export type AdvanceOutcome =
 
 /**
  * Completes engine dependencies with their {@link AskService}: over the same store, the scheduler as its
- * timers, the surface, and a {@link TurnWaiter}. Checkpoints and metrics are read from the returned
+ * timers, the surface, a {@link TurnWaiter} for turns' asks and a {@link ProgramWaiter} for programs'. Checkpoints and metrics are read from the returned
  * object when they happen, so a test may set `onCheckpoint` later.
  */
 export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
@@ -87,7 +88,10 @@ export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
     store: deps.store,
     timers: deps.scheduler,
     surface: deps.surface,
-    waiters: { turn: new TurnWaiter({ store: deps.store, scheduler: deps.scheduler, now: deps.now }) },
+    waiters: {
+      turn: new TurnWaiter({ store: deps.store, scheduler: deps.scheduler, now: deps.now }),
+      api: new ProgramWaiter(deps.store, (conversation, ask) => full.asks.show(conversation, ask)),
+    },
     log: deps.log,
     now: deps.now,
     showAttempts: deps.config.showAttempts,

@@ -1,6 +1,5 @@
-import type { WaiterHandler } from '../asks/ask-ports.js';
+import type { AskOf, WaiterHandler } from '../asks/ask-ports.js';
 import type { AskStore } from '../asks/ask-store.js';
-import type { AskRecord } from '../asks/types.js';
 import type { Scheduler } from './scheduler.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -17,14 +16,14 @@ export interface TurnWaiterDeps {
  * (jobId `resume-<askId>`, so adding it twice runs it once) and noted on the ask. On recovery it first
  * checks that the turn still waits on this ask; when the turn has moved on, the ask leaves the index.
  */
-export class TurnWaiter implements WaiterHandler {
+export class TurnWaiter implements WaiterHandler<'turn'> {
   readonly #deps: TurnWaiterDeps;
 
   constructor(deps: TurnWaiterDeps) {
     this.#deps = deps;
   }
 
-  async continue(ask: AskRecord, options: { recover: boolean }): Promise<void> {
+  async continue(ask: AskOf<'turn'>, options: { recover: boolean }): Promise<void> {
     const { store, scheduler, now } = this.#deps;
     const { turnId } = ask.waiter;
     if (options.recover) {
@@ -40,7 +39,7 @@ export class TurnWaiter implements WaiterHandler {
     ]);
   }
 
-  async reshow(ask: AskRecord): Promise<void> {
+  async reshow(ask: AskOf<'turn'>): Promise<void> {
     // The resume job advances the paused turn, which shows its ask.
     await this.#deps.scheduler.resume(ask.waiter.turnId, ask.askId, { recover: true });
   }

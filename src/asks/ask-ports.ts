@@ -34,21 +34,29 @@ export interface AskTimers {
   cancelTimeout(turnId: string, askId: string): Promise<void>;
 }
 
+/** An ask whose waiter is of kind `K`. */
+export type AskOf<K extends Waiter['kind']> = AskRecord & { waiter: Extract<Waiter, { kind: K }> };
+
 /**
  * Who continues once an ask resolved, for one kind of waiter. The ask service calls it after the
  * resolution is stored; it must be idempotent (it is called again after crashes, by the timeout job
  * and the sweep).
  */
-export interface WaiterHandler {
+export interface WaiterHandler<K extends Waiter['kind'] = Waiter['kind']> {
   /**
    * Makes the waiter go on with the resolved `ask` (for a turn: add its resume job). With `recover`
    * (timeout job re-run, sweep), first check that the waiter still waits on this ask; when it does
    * not, take the ask out of the indexes instead.
    */
-  continue(ask: AskRecord, options: { recover: boolean }): Promise<void>;
+  continue(ask: AskOf<K>, options: { recover: boolean }): Promise<void>;
   /** The ask was stored but a crash left it unshown: have it shown (for a turn: its resume job advances the turn, which shows it). */
-  reshow(ask: AskRecord): Promise<void>;
+  reshow(ask: AskOf<K>): Promise<void>;
 }
 
 /** One handler per waiter kind. Adding a kind adds an entry here; transitions and rendering stay as they are. */
-export type AskWaiters = { [Kind in Waiter['kind']]: WaiterHandler };
+export type AskWaiters = { [Kind in Waiter['kind']]: WaiterHandler<Kind> };
+
+/** The handler of `ask`'s waiter (the one place the kind and its handler are matched). */
+export function waiterHandlerOf(waiters: AskWaiters, ask: AskRecord): WaiterHandler {
+  return waiters[ask.waiter.kind] as WaiterHandler;
+}

@@ -6,7 +6,8 @@ import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import type { QuestionResolution } from '../ask/types.js';
 import { type AskEvent, AskService } from './ask-service.js';
 import { silentLogger } from './logger.js';
-import { type AnswererPolicy, ASK_RECORD_VERSION, type AskDefinition } from './types.js';
+import { ProgramWaiter } from './program-waiter.js';
+import { type AnswererPolicy, ASK_RECORD_VERSION, type AskDefinition, standaloneScope } from './types.js';
 
 const T0 = Date.parse('2026-12-01T10:00:00.000Z');
 
@@ -30,11 +31,14 @@ async function setup(options: { questions?: number; answerers?: AnswererPolicy; 
   const scheduler = new MemoryScheduler();
   const surface = new MemorySurface();
   const events: AskEvent[] = [];
-  const asks = new AskService({
+  const asks: AskService = new AskService({
     store,
     timers: scheduler,
     surface,
-    waiters: { turn: new TurnWaiter({ store, scheduler, now: clock }) },
+    waiters: {
+      turn: new TurnWaiter({ store, scheduler, now: clock }),
+      api: new ProgramWaiter(store, (conversation, ask) => asks.show(conversation, ask)),
+    },
     log: silentLogger,
     now: clock,
     showAttempts: 3,
@@ -269,5 +273,66 @@ describe('AskService.sweep', () => {
     expect(await h.asks.sweep({ unshownGraceMs: 60_000 })).toEqual({ timedOut: 0, resumed: 1, reshown: 0 });
     expect(h.scheduler.jobs.has('resume-a1')).toBe(false);
     expect(await h.store.listUnresumedAsks(10)).toEqual([]);
+  });
+});
+
+describe('an ask of its own scope (a program waits on it)', () => {
+  function programAsk(
+    askId: string,
+    conversation: { surface: string; channel: string; threadTs: string },
+  ): AskDefinition {
+    return {
+      version: ASK_RECORD_VERSION,
+      askId,
+      scope: standaloneScope(askId),
+      waiter: { kind: 'api', clientName: 'deploy-script' },
+      ordinal: 0,
+      questions: questions(1),
+      conversation,
+      requestedBy: 'deploy-script',
+      answerers: { mode: 'anyone' },
+      timeoutMs: 1000,
+      policy: 'recommended-or-first',
+      createdAt: new Date(T0).toISOString(),
+    };
+  }
+
+  it('opens once and is shown once; an answer resolves it, resumes no turn, and takes it out of the index', async () => {
+    const h = await setup();
+    const definition = programAsk('p1', h.conversation);
+    const opened = await h.asks.open(h.conversation, definition);
+    expect(opened).toMatchObject({ scope: 'ask-p1', status: 'open', shownAt: T0, messageRef: 'msg-p1' });
+    expect(await h.asks.open(h.conversation, definition)).toMatchObject({ shownAt: T0 });
+    expect(h.surface.events.filter((e) => e.type === 'showAsk' && e.askId === 'p1')).toHaveLength(1);
+    expect(h.scheduler.jobs.has('timeout-p1')).toBe(true);
+
+    const result = await h.asks.answer({
+      turnId: 'ask-p1',
+      askId: 'p1',
+      questionIndex: 0,
+      resolution: answer('U1', 'B'),
+    });
+    expect(result.status).toBe('completed');
+    expect([...h.scheduler.jobs.keys()].filter((id) => id.startsWith('resume'))).toEqual([]);
+    expect(await h.store.listUnresumedAsks(10)).toEqual([]);
+    await h.asks.sweep({ unshownGraceMs: 0 });
+    expect(h.surface.events.filter((e) => e.type === 'showAsk' && e.askId === 'p1')).toHaveLength(1);
+    expect((await h.store.getAsk('ask-p1', 'p1'))?.resolutions[0]).toMatchObject({ selected: ['B'] });
+  });
+
+  it("times out by its policy like a turn's ask; one a crash left unshown is shown by the sweep", async () => {
+    const h = await setup();
+    await h.asks.open(h.conversation, programAsk('p2', h.conversation));
+    h.advance(1000);
+    expect(await h.asks.timeout('ask-p2', 'p2')).toBe('resolved');
+    expect((await h.store.getAsk('ask-p2', 'p2'))?.resolutions[0]).toMatchObject({
+      status: 'assumed',
+      selected: ['A'],
+    });
+
+    await h.store.openAsk(programAsk('p3', h.conversation));
+    h.advance(60_000);
+    await h.asks.sweep({ unshownGraceMs: 60_000 });
+    expect((await h.store.getAsk('ask-p3', 'p3'))?.messageRef).toBe('msg-p3');
   });
 });

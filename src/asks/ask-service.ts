@@ -1,10 +1,10 @@
 import { assumeOpenQuestions } from '../ask/assume-resolution.js';
 import type { QuestionResolution } from '../ask/types.js';
-import type { AskSurface, AskTimers, AskWaiters } from './ask-ports.js';
+import { type AskSurface, type AskTimers, type AskWaiters, waiterHandlerOf } from './ask-ports.js';
 import type { AskStore } from './ask-store.js';
 import type { ConversationRef } from './conversation.js';
 import type { EngineLogger } from './logger.js';
-import { type AskRecord, type AskTransitionResult, waiterOf } from './types.js';
+import type { AskDefinition, AskRecord, AskTransitionResult } from './types.js';
 
 /** Named points in the ask's life where crash tests kill the process. No effect in production. */
 export type AskCheckpoint = 'after-ask-shown' | 'after-answer-recorded' | 'after-timeout-resolved';
@@ -103,6 +103,21 @@ export class AskService {
       assumeOpenQuestions(ask.questions, 'no-answer', at, 'not_shown'),
     );
     return false;
+  }
+
+  /**
+   * Opens an ask of its own scope (one a program asks; a turn's ask opens with the turn's pause) and shows
+   * it. Idempotent by ask id: opening it again shows the stored one (a retry after a crash posts no second
+   * message).
+   * @returns the ask as stored after showing it, or null when it vanished meanwhile.
+   */
+  async open(conversation: ConversationRef, definition: AskDefinition): Promise<AskRecord | null> {
+    const deps = this.#deps;
+    await deps.store.openAsk(definition);
+    const stored = await deps.store.getAsk(definition.scope, definition.askId);
+    if (!stored) return null;
+    if (stored.shownAt === null) await this.show(conversation, stored);
+    return deps.store.getAsk(definition.scope, definition.askId);
   }
 
   /** Makes sure the timeout job of a shown, open ask exists (idempotent by jobId). */
@@ -224,7 +239,7 @@ export class AskService {
         await this.#recover(ask);
         counts.resumed++;
       } else if (ask.shownAt === null) {
-        await deps.waiters[waiterOf(ask).kind].reshow(ask);
+        await waiterHandlerOf(deps.waiters, ask).reshow(ask);
         counts.reshown++;
       } else if ((await this.timeout(turnId, askId)) === 'resolved') {
         counts.timedOut++;
@@ -263,8 +278,7 @@ export class AskService {
    */
   async #resolved(ask: AskRecord): Promise<void> {
     const deps = this.#deps;
-    const waiter = waiterOf(ask);
-    await deps.waiters[waiter.kind].continue(ask, { recover: false });
+    await waiterHandlerOf(deps.waiters, ask).continue(ask, { recover: false });
     deps.timers.cancelTimeout(ask.scope, ask.askId).catch((error: unknown) => {
       deps.log.debug(
         { turnId: ask.scope, askId: ask.askId, err: error },
@@ -275,6 +289,6 @@ export class AskService {
 
   /** A resolved ask found again (timeout job re-run, sweep): its waiter goes on if it still waits on it. */
   async #recover(ask: AskRecord): Promise<void> {
-    await this.#deps.waiters[waiterOf(ask).kind].continue(ask, { recover: true });
+    await waiterHandlerOf(this.#deps.waiters, ask).continue(ask, { recover: true });
   }
 }

@@ -1,5 +1,5 @@
 import type { QuestionResolution } from '../ask/types.js';
-import type { AskRecord, AskTransitionResult } from './types.js';
+import type { AskDefinition, AskRecord, AskTransitionResult } from './types.js';
 
 /**
  * Where asks live (Redis in production, see `store/redis-turn-store.ts`; an in-memory fake in tests).
@@ -9,6 +9,12 @@ import type { AskRecord, AskTransitionResult } from './types.js';
  * when the store fails.
  */
 export interface AskStore {
+  /**
+   * Opens an ask of its own scope (not a turn's: those open with the turn's pause): writes the definition
+   * with status `open` and empty resolutions, and indexes it as open, not yet shown. Returns false (and
+   * writes nothing) when the ask id exists.
+   */
+  openAsk(ask: AskDefinition): Promise<boolean>;
   /** Reads an ask; null when absent. */
   getAsk(turnId: string, askId: string): Promise<AskRecord | null>;
   /**

@@ -9,14 +9,18 @@ export const ASK_RECORD_VERSION = 2;
 
 /**
  * Who continues when an ask resolves. A union: each kind has its handler (`AskWaiters`), and a new kind
- * (the HTTP API's `{ kind: 'api', clientName, callbackUrl? }`) adds a member and a handler, nothing else.
+ * adds a member and a handler, nothing else (no Lua transition, no renderer change).
  * - `turn`: an agent turn paused on its `ask_question` call `toolCallId`; it resumes with the answers.
+ * - `api`: a program that asked through the HTTP API, MCP or the CLI; `clientName` is the name of its API
+ *   token. It reads the resolution from the store (long-poll); the ask is of its own scope.
  */
-export type Waiter = { kind: 'turn'; turnId: string; toolCallId: string };
+export type Waiter =
+  | { kind: 'turn'; turnId: string; toolCallId: string }
+  | { kind: 'api'; clientName: string };
 
-/** The waiter of an ask. Pure. */
-export function waiterOf(ask: Pick<AskDefinition, 'waiter'>): Waiter {
-  return ask.waiter;
+/** The scope of an ask that belongs to no turn: its own id, marked so it never collides with a turn id. Pure. */
+export function standaloneScope(askId: string): string {
+  return `ask-${askId}`;
 }
 
 /**

@@ -175,6 +175,33 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     return result;
   }
 
+  /** See {@link AskStore.openAsk}. Indexed first, like {@link pauseTurn}, so the sweep always sees it. */
+  async openAsk(ask: AskDefinition): Promise<boolean> {
+    const askKey = this.keys.ask(ask.scope, ask.askId);
+    const member = askIndexMember(ask.scope, ask.askId);
+    const indexKey = this.keys.askIndex();
+    const json = askDefinitionJson(ask);
+    const added = await this.#call('openAsk', indexKey, () =>
+      this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
+    );
+    const reply = await this.#call('openAsk', askKey, () =>
+      this.#scripts.openAsk(
+        askKey,
+        ask.timeoutMs + this.#retentionMs,
+        json,
+        ...askIndexFields(ask),
+        definitionDigest(json),
+      ),
+    );
+    const { code } = scriptReply(reply, askKey);
+    if (code === SCRIPT_CODE.ok) return true;
+    if (code === SCRIPT_CODE.exists) {
+      if (added === 1) await this.#call('openAsk', indexKey, () => this.#redis.zrem(indexKey, member));
+      return false;
+    }
+    throw unknownCode(code, askKey);
+  }
+
   async getAsk(turnId: string, askId: string): Promise<AskRecord | null> {
     const key = this.keys.ask(turnId, askId);
     const hash = await this.#call('getAsk', key, () => this.#redis.hgetall(key));

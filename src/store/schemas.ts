@@ -151,11 +151,10 @@ const askDefinitionFields = {
   createdAt: isoDate,
 };
 
-const waiterSchema: z.ZodType<Waiter> = z.object({
-  kind: z.literal('turn'),
-  turnId: z.string().min(1),
-  toolCallId: z.string().min(1),
-});
+const waiterSchema: z.ZodType<Waiter> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('turn'), turnId: z.string().min(1), toolCallId: z.string().min(1) }),
+  z.object({ kind: z.literal('api'), clientName: z.string().min(1) }),
+]);
 
 /** Current AskDefinition (version 2): a scope and a waiter. */
 export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({

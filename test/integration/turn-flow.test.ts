@@ -320,7 +320,7 @@ describe('other pause paths', () => {
     });
     harness = createHarness({ redisUrl: testRedisUrl(), model });
     const { start, ask } = await startPausedTurn(harness, 'two asks');
-    expect(ask.waiter.toolCallId).toBe('c1');
+    expect(ask.waiter).toMatchObject({ kind: 'turn', toolCallId: 'c1' });
     await harness.deps.asks.answer({
       turnId: start.turnId,
       askId: ask.askId,

@@ -52,21 +52,29 @@ export class MemoryStore implements EngineStore {
     return { ok: true, rev: expectedRev + 1 };
   }
 
+  async openAsk(ask: AskDefinition): Promise<boolean> {
+    if (this.asks.has(this.#askKey(ask.scope, ask.askId))) return false;
+    this.#putAsk(ask);
+    return true;
+  }
+
   async pauseTurn(next: TurnRecord, expectedRev: number, ask: AskDefinition): Promise<CommitResult> {
     const committed = await this.commitTurn(next, expectedRev);
-    if (committed.ok) {
-      this.asks.set(this.#askKey(ask.scope, ask.askId), {
-        ...clone(ask),
-        status: 'open',
-        resolutions: ask.questions.map(() => null),
-        shownAt: null,
-        deadline: null,
-        messageRef: null,
-        resumeQueuedAt: null,
-        indexed: true,
-      });
-    }
+    if (committed.ok) this.#putAsk(ask);
     return committed;
+  }
+
+  #putAsk(ask: AskDefinition): void {
+    this.asks.set(this.#askKey(ask.scope, ask.askId), {
+      ...clone(ask),
+      status: 'open',
+      resolutions: ask.questions.map(() => null),
+      shownAt: null,
+      deadline: null,
+      messageRef: null,
+      resumeQueuedAt: null,
+      indexed: true,
+    });
   }
 
   async getAsk(turnId: string, askId: string): Promise<AskRecord | null> {

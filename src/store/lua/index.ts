@@ -12,6 +12,7 @@ export const SCRIPT_FILES = {
   createTurn: 'createTurn-1.lua',
   commitTurn: 'commitTurn-1.lua',
   pauseTurn: 'pauseTurn-2.lua',
+  openAsk: 'openAsk-1.lua',
   admitToThread: 'admitToThread-2.lua',
   releaseThread: 'releaseThread-2.lua',
   renewLease: 'renewLease-1.lua',

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { QuestionResolution } from '../../../src/ask/types.js';
+import { standaloneScope } from '../../../src/asks/types.js';
 import { StateError } from '../../../src/errors.js';
 import { askIndexBand, resolvedScore } from '../../../src/store/ask-index.js';
 import { DefinitionCache, definitionDigest } from '../../../src/store/definition-cache.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
-import { answer, assumed, pausedAsk, storeForTest } from './builders.js';
+import { answer, assumed, makeAsk, pausedAsk, storeForTest } from './builders.js';
 
 const { redis, store, prefix, close } = storeForTest('asks');
 afterAll(close);
@@ -459,5 +460,51 @@ describe('indexes', () => {
     } finally {
       await local.close();
     }
+  });
+});
+
+describe('openAsk (an ask of its own scope)', () => {
+  const standalone = (askId: string) => ({
+    ...makeAsk(standaloneScope(askId), askId, { questionCount: 2 }),
+    waiter: { kind: 'api' as const, clientName: 'deploy-script' },
+    requestedBy: 'deploy-script',
+  });
+
+  it('opens once under its own hash tag, indexed as not yet shown; the transitions work on it as on a turn ask', async () => {
+    const definition = standalone('std-1');
+    expect(await store.openAsk(definition)).toBe(true);
+    expect(await store.openAsk({ ...definition, timeoutMs: 5 })).toBe(false);
+    const key = store.keys.ask('ask-std-1', 'std-1');
+    expect(key).toContain('{t:ask-std-1}');
+    expect(await redis.pttl(key)).toBeGreaterThan(1_800_000);
+    const opened = await store.getAsk('ask-std-1', 'std-1');
+    expect(opened).toMatchObject({
+      scope: 'ask-std-1',
+      waiter: { kind: 'api', clientName: 'deploy-script' },
+    });
+    expect(opened?.status).toBe('open');
+    expect(opened?.timeoutMs).toBe(1_800_000);
+    expect(await band('ask-std-1|std-1')).toBe('unshown');
+
+    await store.markAskShown('ask-std-1', 'std-1', Date.now(), 'msg');
+    expect((await store.answerQuestion('ask-std-1', 'std-1', 0, answer('U1'))).status).toBe('recorded');
+    expect((await store.resolveOpenQuestions('ask-std-1', 'std-1', [assumed(), assumed()])).status).toBe(
+      'completed',
+    );
+    expect(await band('ask-std-1|std-1')).toBe('resolved');
+    // Only the program that opened it (its requester) may cancel; it is resolved already here.
+    expect(
+      (await store.cancelAsk('ask-std-1', 'std-1', 'deploy-script', new Date().toISOString())).status,
+    ).toBe('closed');
+  });
+
+  it('a cancel by the program that opened it resolves every open question as canceled', async () => {
+    await store.openAsk(standalone('std-2'));
+    expect(
+      (await store.cancelAsk('ask-std-2', 'std-2', 'someone-else', new Date().toISOString())).status,
+    ).toBe('forbidden');
+    const canceled = await store.cancelAsk('ask-std-2', 'std-2', 'deploy-script', new Date().toISOString());
+    expect(canceled.status).toBe('completed');
+    expect(canceled.ask?.resolutions.map((r) => r?.status)).toEqual(['canceled', 'canceled']);
   });
 });
