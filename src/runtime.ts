@@ -5,6 +5,7 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type EngineConfig, type EngineDeps, withAskService } from './agent/engine-deps.js';
 import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
+import { createAskApi } from './api/ask-api.js';
 import { askToolDefinitionFor } from './ask/ask-schema.js';
 import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
@@ -23,6 +24,7 @@ import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
 import { SlackSurface } from './slack/slack-surface.js';
 import { createWebClient } from './slack/web-client.js';
+import { RedisApiMarks } from './store/redis-api-marks.js';
 import { RedisSlackMarks } from './store/redis-slack-marks.js';
 import { RedisTurnStore } from './store/redis-turn-store.js';
 
@@ -307,7 +309,30 @@ export async function startRuntime(
     }
 
     let slack: SlackApp | null = null;
+    let api: ReturnType<typeof createAskApi> | null = null;
     if (config.role === 'web' || config.role === 'all') {
+      const requestEngine = withAskService({ ...deps, store: requestStore });
+      if (config.api.tokens.length > 0) {
+        api = createAskApi({
+          asks: requestEngine.asks,
+          store: requestStore,
+          marks: new RedisApiMarks(connections.request, storeOptions),
+          tokens: config.api.tokens,
+          defaults: {
+            timeoutMs: config.ask.timeoutMs,
+            policy: config.ask.timeoutPolicy,
+            answerers: config.ask.answerers,
+          },
+          openDm: async (userId) => {
+            const opened = await webClient.conversations.open({ users: userId });
+            if (!opened.channel?.id) throw new Error(`conversations.open gave no channel for ${userId}`);
+            return opened.channel.id;
+          },
+          newId: () => randomUUID(),
+          now: () => Date.now(),
+          log: logger,
+        });
+      }
       slack = createSlackApp({
         botToken: config.slack.botToken,
         appToken: config.slack.mode === 'socket' ? config.slack.appToken : undefined,
@@ -317,7 +342,7 @@ export async function startRuntime(
         botId,
         logger,
         handlers: {
-          engine: withAskService({ ...deps, store: requestStore }),
+          engine: requestEngine,
           // On the request client too: a Redis outage must fail a listener fast, not hang it.
           marks: new RedisSlackMarks(connections.request, storeOptions),
           groupMembers: cachedGroupMembers(),
@@ -332,6 +357,7 @@ export async function startRuntime(
       port: config.http.port,
       slack: slack?.requestListener ?? null,
       slackPath: SLACK_EVENTS_PATH,
+      api,
       onRequestError: (error, request) => logger.error({ err: error, ...request }, 'HTTP request failed'),
       metrics: async () => ({
         contentType: metrics.registry.contentType,

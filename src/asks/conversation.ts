@@ -7,7 +7,10 @@ export interface ConversationRef {
   surface: string;
   /** Slack channel id (`C…`, `D…`) or the surface's equivalent. */
   channel: string;
-  /** Thread parent timestamp (Slack `thread_ts`); the turn's replies go into this thread. */
+  /**
+   * Thread parent timestamp (Slack `thread_ts`); the turn's replies go into this thread. Empty for an ask a
+   * program posts as a new message.
+   */
   threadTs: string;
   /** Slack team id, when known. */
   teamId?: string | undefined;

@@ -57,6 +57,8 @@ export interface AskDefinition {
   policy: TimeoutPolicy;
   /** ISO 8601. */
   createdAt: string;
+  /** A program's own data about the ask (JSON object, at most 4 KB), returned as given. */
+  metadata?: Record<string, unknown> | null;
 }
 
 /** `open` until every question has a resolution; then `resolved`. */

@@ -182,6 +182,16 @@ export const CONFIG_VARIABLES = [
     secret: false,
   },
   {
+    name: 'API_TOKENS',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Bearer tokens of the ask API (POST /v1/asks): a comma list of name:token, each token at least 32 characters (openssl rand -hex 32); the name is recorded as the requester of its asks. Unset: the API is off (404).',
+    secret: true,
+  },
+  {
     name: 'ROLE',
     group: 'Process',
     required: false,

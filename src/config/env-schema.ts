@@ -3,6 +3,7 @@ import { TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
 import type { AnswererPolicy } from '../asks/types.js';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
 import { parseAnswerers } from './answerers.js';
+import { type ApiToken, parseApiTokens } from './api-tokens.js';
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import { parseDuration } from './durations.js';
@@ -322,6 +323,14 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       );
     }
 
+    const apiTokensText = raw.API_TOKENS;
+    let apiTokens: ApiToken[] = [];
+    if (apiTokensText !== undefined) {
+      const parsed = parseApiTokens(apiTokensText);
+      if (parsed.ok) apiTokens = parsed.tokens;
+      else problem('API_TOKENS', `API_TOKENS: ${parsed.problems.join('; ')}`);
+    }
+
     // Process
     const roleText = withDefault('ROLE').toLowerCase();
     let role: Role = 'all';
@@ -347,6 +356,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       systemPrompt,
       systemPromptSource,
       ask: { timeoutMs, timeoutPolicy, answerers },
+      api: { tokens: apiTokens },
       role,
       log: { level },
       agent: { stepLimit },

@@ -1,6 +1,7 @@
 import type { TimeoutPolicy } from '../ask/types.js';
 import type { AnswererPolicy } from '../asks/types.js';
 import type { ModelProvider } from '../model/parse-model-string.js';
+import type { ApiToken } from './api-tokens.js';
 
 /** Pino log levels accepted by `LOG_LEVEL` (`silent` turns logging off). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -68,6 +69,8 @@ export interface Config {
   /** Where {@link Config.systemPrompt} came from. */
   systemPromptSource: 'env' | 'file' | 'default';
   ask: AskConfig;
+  /** The ask API's clients (`API_TOKENS`); empty: the API is off. */
+  api: { tokens: ApiToken[] };
   role: Role;
   log: { level: LogLevel };
   agent: {

@@ -16,6 +16,8 @@ export interface HttpServerOptions {
   /** Slack's request listener in HTTP mode (verifies signatures itself); null in Socket Mode. */
   slack: RequestListener | null;
   slackPath: string;
+  /** The ask API (`/v1/…`), or null when it is off (those paths are 404). */
+  api?: RequestListener | null;
   /** How long a client may take to send a request's headers, in ms (default {@link HEADERS_TIMEOUT_MS}). */
   headersTimeoutMs?: number;
   /** How long a client may take to send a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}). */
@@ -106,6 +108,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
       return;
     }
     if (options.slack && path === options.slackPath) return options.slack(req, res);
+    if (options.api && path?.startsWith('/v1/')) return options.api(req, res);
     json(res, 404, { error: 'not found' });
   };
   const server = createServer(

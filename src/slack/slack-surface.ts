@@ -162,7 +162,8 @@ export class SlackSurface implements Surface {
     }
     const result = await this.options.client.chat.postMessage({
       channel: conversation.channel,
-      thread_ts: conversation.threadTs,
+      // An ask from a program may start a new message instead of replying in a thread.
+      ...(conversation.threadTs ? { thread_ts: conversation.threadTs } : {}),
       text: content.text,
       ...(content.blocks ? { blocks: content.blocks as never } : {}),
       metadata: { event_type: MESSAGE_METADATA_TYPE, event_payload: { key } },
@@ -185,15 +186,22 @@ export class SlackSurface implements Surface {
     return null;
   }
 
-  /** Looks for the bot's own message carrying `key` in the thread (after a crash between post and mark). */
+  /** Looks for the bot's own message carrying `key` in the thread, or the channel (after a crash between post and mark). */
   private async findPosted(conversation: ConversationRef, key: string): Promise<string | null> {
     try {
-      const replies = await this.options.client.conversations.replies({
-        channel: conversation.channel,
-        ts: conversation.threadTs,
-        include_all_metadata: true,
-        limit: 200,
-      });
+      const { client } = this.options;
+      const replies = conversation.threadTs
+        ? await client.conversations.replies({
+            channel: conversation.channel,
+            ts: conversation.threadTs,
+            include_all_metadata: true,
+            limit: 200,
+          })
+        : await client.conversations.history({
+            channel: conversation.channel,
+            include_all_metadata: true,
+            limit: 200,
+          });
       for (const message of replies.messages ?? []) {
         const metadata = message.metadata as
           | { event_type?: string; event_payload?: { key?: unknown } }

@@ -84,6 +84,16 @@ export class StoreKeys {
     return `${this.prefix}:slack:drawn:${askId}`;
   }
 
+  /** The ask an ask-API client's `Idempotency-Key` (by digest) created: `<p>:api:idem:<client>:<digest>`. */
+  apiIdempotency(client: string, digest: string): string {
+    return `${this.prefix}:api:idem:${client}:${digest}`;
+  }
+
+  /** Requests of an ask-API client in one rate window: `<p>:api:rate:<client>:<window>`. */
+  apiRate(client: string, window: number): string {
+    return `${this.prefix}:api:rate:${client}:${window}`;
+  }
+
   /** Marks a Slack thread the bot takes part in: `<p>:slack:thread:<threadKey>`. */
   slackThread(threadKey: string): string {
     return `${this.prefix}:slack:thread:${threadKey}`;

@@ -44,7 +44,8 @@ const modelMessageSchema = z.custom<ModelMessage>(isModelMessageShape, {
 const conversationSchema: z.ZodType<ConversationRef> = z.object({
   surface: z.string().min(1),
   channel: z.string().min(1),
-  threadTs: z.string().min(1),
+  // Empty for a program's ask posted as a new message rather than in a thread.
+  threadTs: z.string(),
   teamId: z.string().optional(),
 });
 
@@ -162,6 +163,7 @@ export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
   scope: z.string().min(1),
   waiter: waiterSchema,
   ...askDefinitionFields,
+  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** AskDefinition version 1, as written until the ask became its own entity: always a turn's ask. */

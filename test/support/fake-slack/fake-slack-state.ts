@@ -271,6 +271,13 @@ export class FakeSlackState {
       });
     },
 
+    'conversations.open': (args) => {
+      const users = stringArg(args, 'users');
+      if (users === undefined || !/^[UW][A-Z0-9]+$/.test(users)) return fail('user_not_found');
+      // One DM channel per user, named after them (D + the user id without its first letter).
+      return ok({ channel: { id: `D${users.slice(1)}` } });
+    },
+
     'conversations.history': (args) => {
       const channel = stringArg(args, 'channel');
       if (channel === undefined) return fail('channel_not_found');

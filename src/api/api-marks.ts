@@ -1,0 +1,10 @@
+/** Small Redis-backed facts of the ask API (implemented by `RedisApiMarks` in src/store/). */
+export interface ApiMarks {
+  /**
+   * Claims the `Idempotency-Key` `key` of `client` for `askId` (`SET NX` with a TTL).
+   * @returns the ask id that holds the key: `askId` when this call claimed it, else the earlier one.
+   */
+  claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string>;
+  /** Counts one request of `client` in the current window of `windowMs`; returns the count so far. */
+  countRequest(client: string, windowMs: number, now: number): Promise<number>;
+}

@@ -1,0 +1,254 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AskService } from '../asks/ask-service.js';
+import type { AskStore } from '../asks/ask-store.js';
+import type { EngineLogger } from '../asks/logger.js';
+import { ASK_RECORD_VERSION, type AskDefinition, type AskRecord, standaloneScope } from '../asks/types.js';
+import type { ApiToken } from '../config/api-tokens.js';
+import type { ApiMarks } from './api-marks.js';
+import { type ApiProblem, type AskRequestDefaults, decodeAskRequest } from './ask-request.js';
+import { askView } from './ask-view.js';
+import { authenticate } from './bearer-auth.js';
+
+/** Largest request body of the ask API, in bytes. */
+export const API_BODY_LIMIT = 64 * 1024;
+/** Longest `?wait=` of a long-poll, in seconds. */
+export const MAX_WAIT_SEC = 60;
+/** How often a long-poll looks at the ask, in ms. */
+export const POLL_INTERVAL_MS = 100;
+/** How long an `Idempotency-Key` keeps returning the same ask, in ms (24 h). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** Requests per token per minute before 429 (over every process: counted in Redis). */
+export const DEFAULT_RATE_PER_MINUTE = 120;
+
+/** What the ask API needs. */
+export interface AskApiDeps {
+  asks: Pick<AskService, 'open' | 'cancel'>;
+  store: Pick<AskStore, 'getAsk'>;
+  marks: ApiMarks;
+  tokens: readonly ApiToken[];
+  /** What a request leaves out (`ASK_TIMEOUT`, `ASK_TIMEOUT_POLICY`, `ASK_ANSWERERS`). */
+  defaults: AskRequestDefaults;
+  /** Opens (or finds) the DM with a user; returns its channel id. */
+  openDm: (userId: string) => Promise<string>;
+  newId: () => string;
+  /** Epoch ms. */
+  now: () => number;
+  log: EngineLogger;
+  /** Requests per token per minute (default {@link DEFAULT_RATE_PER_MINUTE}). */
+  ratePerMinute?: number;
+}
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: ApiProblem,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(problem.message);
+  }
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * The ask API, for scripts and other agents (mounted at `/v1/asks` on the process's HTTP server):
+ * - `POST /v1/asks` opens an ask and posts it in Slack: 201 `{ id, status, channel, ts, deadline, … }`
+ *   (200 with the same ask for a repeated `Idempotency-Key`);
+ * - `GET /v1/asks/{id}[?wait=N]` returns it, after waiting up to N s (at most {@link MAX_WAIT_SEC}) for it
+ *   to resolve;
+ * - `DELETE /v1/asks/{id}` cancels it (409 when it already resolved).
+ * Every call needs `Authorization: Bearer <token>` from `API_TOKENS` (401 otherwise, nothing stored); an
+ * ask is seen only by the token that created it (404 for others). Refusals are
+ * `{ error: { code, message, path } }`. The returned listener never rejects.
+ */
+export function createAskApi(deps: AskApiDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    try {
+      await handle(deps, req, res);
+    } catch (error) {
+      if (error instanceof HttpProblem) {
+        if (!res.headersSent) send(res, error.status, { error: error.problem }, error.headers);
+        return;
+      }
+      deps.log.error({ err: error, path: req.url }, 'ask API request failed');
+      if (!res.headersSent)
+        send(res, 500, { error: { code: 'internal', message: 'internal error', path: '' } });
+    }
+  };
+}
+
+async function handle(deps: AskApiDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const client = authenticate(req.headers.authorization, deps.tokens);
+  if (!client) {
+    req.resume();
+    throw new HttpProblem(
+      401,
+      { code: 'unauthorized', message: 'missing or unknown bearer token', path: '' },
+      {
+        'www-authenticate': 'Bearer',
+      },
+    );
+  }
+  const perMinute = deps.ratePerMinute ?? DEFAULT_RATE_PER_MINUTE;
+  if ((await deps.marks.countRequest(client, 60_000, deps.now())) > perMinute) {
+    req.resume();
+    const retryAfter = String(60 - Math.floor((deps.now() % 60_000) / 1000));
+    throw new HttpProblem(
+      429,
+      { code: 'rate_limited', message: `more than ${perMinute} requests in a minute`, path: '' },
+      { 'retry-after': retryAfter },
+    );
+  }
+  const id = /^\/v1\/asks\/([A-Za-z0-9_-]{1,100})$/.exec(url.pathname)?.[1];
+  if (url.pathname === '/v1/asks' && req.method === 'POST') return create(deps, client, req, res);
+  if (id && req.method === 'GET') return read(deps, client, id, url.searchParams.get('wait'), res);
+  if (id && req.method === 'DELETE') return cancel(deps, client, id, res);
+  req.resume();
+  throw new HttpProblem(404, { code: 'not_found', message: 'no such route', path: '' });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const type = String(req.headers['content-type'] ?? '');
+  if (!/^application\/json\b/i.test(type)) {
+    req.resume();
+    throw new HttpProblem(415, {
+      code: 'unsupported_media_type',
+      message: 'send application/json',
+      path: '',
+    });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > API_BODY_LIMIT) {
+      req.resume();
+      throw new HttpProblem(
+        413,
+        { code: 'too_large', message: `the body is over ${API_BODY_LIMIT} bytes`, path: '' },
+        { connection: 'close' },
+      );
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new HttpProblem(400, { code: 'invalid_json', message: 'the body is not JSON', path: '' });
+  }
+}
+
+async function create(
+  deps: AskApiDeps,
+  client: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const decoded = decodeAskRequest(await readJson(req), {
+    ...deps.defaults,
+    // `requester` means the person who started a turn; a program's ask has none, so anyone answers.
+    answerers: deps.defaults.answerers.mode === 'requester' ? { mode: 'anyone' } : deps.defaults.answerers,
+  });
+  if (!decoded.ok) throw new HttpProblem(400, decoded.problem);
+  const request = decoded.request;
+  const key = req.headers['idempotency-key'];
+  let askId = deps.newId();
+  let repeated = false;
+  if (typeof key === 'string' && key.length > 0) {
+    if (key.length > 255)
+      throw new HttpProblem(400, {
+        code: 'invalid_request',
+        message: 'Idempotency-Key: at most 255 characters',
+        path: '',
+      });
+    const holder = await deps.marks.claimIdempotencyKey(client, key, askId, IDEMPOTENCY_TTL_MS);
+    repeated = holder !== askId;
+    askId = holder;
+  }
+  const scope = standaloneScope(askId);
+  if (repeated) {
+    const earlier = await deps.store.getAsk(scope, askId);
+    if (earlier?.shownAt != null) return send(res, 200, askView(earlier));
+  }
+  const channel =
+    'channel' in request.target ? request.target.channel : await deps.openDm(request.target.user);
+  const conversation = { surface: 'slack', channel, threadTs: request.threadTs ?? '' };
+  const definition: AskDefinition = {
+    version: ASK_RECORD_VERSION,
+    askId,
+    scope,
+    waiter: { kind: 'api', clientName: client },
+    ordinal: 0,
+    questions: request.questions,
+    conversation,
+    requestedBy: client,
+    answerers: request.answerers,
+    timeoutMs: request.timeoutMs,
+    policy: request.policy,
+    createdAt: new Date(deps.now()).toISOString(),
+    metadata: request.metadata,
+  };
+  const opened = await deps.asks.open(conversation, definition);
+  if (!opened || opened.shownAt === null) {
+    throw new HttpProblem(502, {
+      code: 'not_shown',
+      message: 'Slack refused the message; the ask resolved as not shown',
+      path: '',
+    });
+  }
+  deps.log.info({ askId, client, channel }, 'ask opened through the API');
+  send(res, repeated ? 200 : 201, askView(opened));
+}
+
+/** The ask `id` if `client` created it, else a 404 (an ask of another token does not exist for this one). */
+async function owned(deps: AskApiDeps, client: string, id: string): Promise<AskRecord> {
+  const ask = await deps.store.getAsk(standaloneScope(id), id);
+  if (ask?.waiter.kind !== 'api' || ask.waiter.clientName !== client)
+    throw new HttpProblem(404, { code: 'not_found', message: `no ask ${id}`, path: '' });
+  return ask;
+}
+
+async function read(
+  deps: AskApiDeps,
+  client: string,
+  id: string,
+  waitParam: string | null,
+  res: ServerResponse,
+): Promise<void> {
+  let ask = await owned(deps, client, id);
+  const waitSec = waitParam === null ? 0 : Number(waitParam);
+  if (!Number.isFinite(waitSec) || waitSec < 0 || waitSec > MAX_WAIT_SEC)
+    throw new HttpProblem(400, {
+      code: 'invalid_request',
+      message: `wait: 0 to ${MAX_WAIT_SEC} seconds`,
+      path: 'wait',
+    });
+  const until = deps.now() + waitSec * 1000;
+  let gone = false;
+  res.once('close', () => {
+    gone = true;
+  });
+  // The ask never depends on this connection: it resolves, times out and stays on its own; a client that
+  // lost its connection asks again.
+  while (ask.status === 'open' && deps.now() < until && !gone) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    ask = (await deps.store.getAsk(ask.scope, id)) ?? ask;
+  }
+  if (!gone) send(res, 200, askView(ask));
+}
+
+async function cancel(deps: AskApiDeps, client: string, id: string, res: ServerResponse): Promise<void> {
+  const ask = await owned(deps, client, id);
+  const result = await deps.asks.cancel({ turnId: ask.scope, askId: id, userId: client });
+  if (result.status === 'completed' && result.ask) return send(res, 200, askView(result.ask));
+  throw new HttpProblem(409, { code: 'already_resolved', message: `ask ${id} already resolved`, path: '' });
+}

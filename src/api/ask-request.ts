@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
+import { formatAskError } from '../ask/format-ask-error.js';
+import { type AskQuestion, TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
+import type { AnswererPolicy } from '../asks/types.js';
+import { parseAnswerers } from '../config/answerers.js';
+import { parseDuration } from '../config/durations.js';
+import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
+
+/** Largest `metadata` accepted, in bytes of its JSON: it is stored with the ask and returned as given. */
+export const METADATA_MAX_BYTES = 4096;
+
+/** The body of `POST /v1/asks` after decoding. */
+export interface AskRequest {
+  /** Where to post: a channel (`C…`/`G…`), or a user whose DM the API opens (`U…`/`W…`). */
+  target: { channel: string } | { user: string };
+  /** Post as a reply in this thread; absent: a new message. */
+  threadTs: string | null;
+  questions: AskQuestion[];
+  timeoutMs: number;
+  policy: TimeoutPolicy;
+  answerers: AnswererPolicy;
+  metadata: Record<string, unknown> | null;
+}
+
+/** A refused request: a stable `code`, a precise `message` and the JSON path it is about. */
+export interface ApiProblem {
+  code: string;
+  message: string;
+  path: string;
+}
+
+/** What a request leaves out: the configured `ASK_TIMEOUT`, `ASK_TIMEOUT_POLICY` and `ASK_ANSWERERS`. */
+export interface AskRequestDefaults {
+  timeoutMs: number;
+  policy: TimeoutPolicy;
+  answerers: AnswererPolicy;
+}
+
+const bodySchema = z.strictObject({
+  channel: z
+    .string()
+    .regex(/^[CGD][A-Z0-9]{2,}$/, 'expected a channel id (C…, G… or D…)')
+    .optional(),
+  user: z
+    .string()
+    .regex(/^[UW][A-Z0-9]{2,}$/, 'expected a user id (U… or W…)')
+    .optional(),
+  threadTs: z
+    .string()
+    .regex(/^\d{1,12}\.\d{1,8}$/, 'expected a message ts such as 1700000000.000100')
+    .optional(),
+  questions: z.unknown(),
+  timeout: z.string().optional(),
+  timeoutPolicy: z.enum(TIMEOUT_POLICIES).optional(),
+  answerers: z.union([z.literal('anyone'), z.array(z.string())]).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * Decodes the JSON body of `POST /v1/asks`: where to ask (`channel` or `user`, optional `threadTs`), the
+ * `questions` in exactly the `ask_question` contract with the same lenient decoding (a refusal carries the
+ * very text a model gets for the same arguments), and the optional `timeout` (the `ASK_TIMEOUT` syntax),
+ * `timeoutPolicy`, `answerers` (`anyone` or a list of U…, W…, S… ids) and `metadata` (a JSON object of at
+ * most {@link METADATA_MAX_BYTES}). Pure; never throws.
+ */
+export function decodeAskRequest(
+  body: unknown,
+  defaults: AskRequestDefaults,
+): { ok: true; request: AskRequest } | { ok: false; problem: ApiProblem } {
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.map(String).join('.') ?? '';
+    const message =
+      issue?.code === 'unrecognized_keys'
+        ? `unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}`
+        : `${path || 'the body'}: ${issue?.message ?? 'invalid'}`;
+    return refused(
+      'invalid_request',
+      message,
+      issue?.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : path,
+    );
+  }
+  const fields = parsed.data;
+  if ((fields.channel === undefined) === (fields.user === undefined))
+    return refused(
+      'invalid_request',
+      'give exactly one of "channel" (C…, G…, D…) and "user" (U…, W…)',
+      'channel',
+    );
+  if (fields.questions === undefined) return refused('invalid_ask', 'questions: required', 'questions');
+  const decoded = decodeAskArguments({ questions: fields.questions });
+  if (!decoded.ok)
+    return refused('invalid_ask', formatAskError(decoded.issues), decoded.issues[0]?.path ?? 'questions');
+
+  let timeoutMs = defaults.timeoutMs;
+  if (fields.timeout !== undefined) {
+    const ms = parseDuration(fields.timeout);
+    if (ms === null || ms < ASK_TIMEOUT_BOUNDS.minMs || ms > ASK_TIMEOUT_BOUNDS.maxMs)
+      return refused(
+        'invalid_request',
+        `timeout: "${fields.timeout}" is not a duration from 1s to 7d (e.g. 90s, 10m, 2h)`,
+        'timeout',
+      );
+    timeoutMs = ms;
+  }
+  let answerers = defaults.answerers;
+  if (fields.answerers !== undefined) {
+    const text = typeof fields.answerers === 'string' ? fields.answerers : fields.answerers.join(',');
+    const policy = parseAnswerers(text);
+    if (!policy.ok || (typeof fields.answerers !== 'string' && policy.policy.mode !== 'list'))
+      return refused(
+        'invalid_request',
+        'answerers: use "anyone" or a list of user ids (U…, W…) and user-group ids (S…)',
+        'answerers',
+      );
+    answerers = policy.policy;
+  }
+  if (
+    fields.metadata !== undefined &&
+    Buffer.byteLength(JSON.stringify(fields.metadata)) > METADATA_MAX_BYTES
+  )
+    return refused('invalid_request', `metadata: at most ${METADATA_MAX_BYTES} bytes of JSON`, 'metadata');
+
+  return {
+    ok: true,
+    request: {
+      target: fields.channel !== undefined ? { channel: fields.channel } : { user: fields.user ?? '' },
+      threadTs: fields.threadTs ?? null,
+      questions: decoded.ask.questions,
+      timeoutMs,
+      policy: fields.timeoutPolicy ?? defaults.policy,
+      answerers,
+      metadata: fields.metadata ?? null,
+    },
+  };
+}
+
+function refused(code: string, message: string, path: string): { ok: false; problem: ApiProblem } {
+  return { ok: false, problem: { code, message, path } };
+}

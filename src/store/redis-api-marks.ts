@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ApiMarks } from '../api/api-marks.js';
+import { StoreKeys } from './keys.js';
+
+/** {@link ApiMarks} in Redis: one key per idempotency key (by digest) and per rate window, each with a TTL. */
+export class RedisApiMarks implements ApiMarks {
+  readonly #keys: StoreKeys;
+
+  constructor(
+    private readonly redis: Redis,
+    options: { prefix?: string } = {},
+  ) {
+    this.#keys = new StoreKeys(options.prefix);
+  }
+
+  async claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string> {
+    const digest = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
+    const redisKey = this.#keys.apiIdempotency(client, digest);
+    if ((await this.redis.set(redisKey, askId, 'PX', ttlMs, 'NX')) === 'OK') return askId;
+    return (await this.redis.get(redisKey)) ?? askId;
+  }
+
+  async countRequest(client: string, windowMs: number, now: number): Promise<number> {
+    const key = this.#keys.apiRate(client, Math.floor(now / windowMs));
+    const [[, count]] = (await this.redis
+      .multi()
+      .incr(key)
+      .pexpire(key, windowMs * 2)
+      .exec()) as [[Error | null, number], [Error | null, number]];
+    return count;
+  }
+}

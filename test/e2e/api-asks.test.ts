@@ -1,0 +1,283 @@
+/**
+ * The ask API end to end (real runtime: HTTP server, Bolt receiver, BullMQ worker, Redis; fake Slack): a
+ * script opens an ask, a person answers it with a signed click, and the script's long-poll returns the
+ * answer; timeouts, cancels, idempotent creates, and every refusal with nothing stored or posted.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { scriptedModel } from '../support/scripted-model.js';
+import { type SlackHarness, startSlackHarness, TEST_SIGNING_SECRET } from '../support/slack-harness.js';
+import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+
+const DEPLOY = `deploy-script:${'d'.repeat(40)}`;
+const OTHER = `other-bot:${'o'.repeat(40)}`;
+const DEPLOY_TOKEN = 'd'.repeat(40);
+const OTHER_TOKEN = 'o'.repeat(40);
+
+const QUESTIONS = [
+  {
+    header: 'Deploy',
+    question: 'Ship payments-api v2.41 to production?',
+    options: [{ label: 'Ship it (Recommended)' }, { label: 'Hold' }],
+  },
+];
+
+let harness: SlackHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(env: Record<string, string> = {}): Promise<SlackHarness> {
+  harness = await startSlackHarness({
+    redisUrl: testRedisUrl(),
+    model: scriptedModel(() => ({ text: 'unused' })),
+    env: { API_TOKENS: `${DEPLOY},${OTHER}`, ...env },
+  });
+  return harness;
+}
+
+interface Call {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+async function call(
+  h: SlackHarness,
+  method: string,
+  path: string,
+  options: {
+    token?: string | null;
+    body?: unknown;
+    raw?: string;
+    type?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Call> {
+  const token = options.token === undefined ? DEPLOY_TOKEN : options.token;
+  const response = await fetch(`${h.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(options.body !== undefined || options.raw !== undefined
+        ? { 'content-type': options.type ?? 'application/json' }
+        : {}),
+      ...options.headers,
+    },
+    ...(options.raw !== undefined
+      ? { body: options.raw }
+      : options.body !== undefined
+        ? { body: JSON.stringify(options.body) }
+        : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** Every key the harness's store and API wrote (the queue's keys live under another prefix). */
+async function storedKeys(h: SlackHarness): Promise<string[]> {
+  return (await h.redis.keys(`${h.storePrefix}:*`)).sort();
+}
+
+/** A signed click on `actionId` of the ask message `ts` in `channel`, by `user`. */
+function click(h: SlackHarness, channel: string, ts: string, user: string, actionId: string) {
+  const message = h.fake.message(channel, ts);
+  return blockActionRequest(
+    {
+      user,
+      channel,
+      actions: [buttonActionFromBlocks(message?.blocks, actionId)],
+      message: { ts, blocks: message?.blocks },
+      responseUrl: h.fake.responseUrl(),
+    },
+    { secret: TEST_SIGNING_SECRET },
+  );
+}
+
+describe('the ask API', () => {
+  it('a script asks, a person clicks, and the long-poll returns the answer', async () => {
+    const h = await start();
+    const created = await call(h, 'POST', '/v1/asks', {
+      body: { channel: 'C0OPS', questions: QUESTIONS, metadata: { build: 4242 } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      status: 'open',
+      channel: 'C0OPS',
+      metadata: { build: 4242 },
+      answers: [],
+    });
+    const id = String(created.body.id);
+    const ts = String(created.body.ts);
+    expect(Date.parse(String(created.body.deadline))).toBeGreaterThan(Date.now());
+    const posted = h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.args.thread_ts).toBeUndefined();
+
+    const polled = call(h, 'GET', `/v1/asks/${id}?wait=20`);
+    expect((await h.send(click(h, 'C0OPS', ts, 'U0BOB', 'hp.option.0.1'))).status).toBe(200);
+    const answered = await polled;
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ id, status: 'resolved', metadata: { build: 4242 } });
+    expect(answered.body.answers).toMatchObject([
+      { status: 'answered', selected: ['Hold'], answeredBy: 'U0BOB', source: 'button' },
+    ]);
+    await waitFor(async () => h.fake.callsTo('chat.update').length === 1, 5000, 'the message update');
+    // No turn was started or resumed for it.
+    expect(await h.queue.getJobCounts('wait', 'active', 'delayed')).toMatchObject({ wait: 0, active: 0 });
+  });
+
+  it('nobody answers: the ask resolves by its policy and the long-poll says it was assumed', async () => {
+    const h = await start();
+    const created = await call(h, 'POST', '/v1/asks', {
+      body: { channel: 'C0OPS', questions: QUESTIONS, timeout: '1s' },
+    });
+    expect(created.status).toBe(201);
+    const resolved = await call(h, 'GET', `/v1/asks/${String(created.body.id)}?wait=20`);
+    expect(resolved.body).toMatchObject({ status: 'resolved' });
+    expect(resolved.body.answers).toMatchObject([
+      { status: 'assumed', selected: ['Ship it'], source: 'timeout' },
+    ]);
+  });
+
+  it('cancel: 200 with the record, then 409; another token sees nothing (404)', async () => {
+    const h = await start();
+    const created = await call(h, 'POST', '/v1/asks', { body: { user: 'U0CAROL', questions: QUESTIONS } });
+    expect(created.status).toBe(201);
+    expect(created.body.channel).toBe('D0CAROL');
+    const id = String(created.body.id);
+    expect((await call(h, 'GET', `/v1/asks/${id}`, { token: OTHER_TOKEN })).status).toBe(404);
+    expect((await call(h, 'DELETE', `/v1/asks/${id}`, { token: OTHER_TOKEN })).status).toBe(404);
+    const canceled = await call(h, 'DELETE', `/v1/asks/${id}`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ id, status: 'canceled' });
+    expect((await call(h, 'DELETE', `/v1/asks/${id}`)).status).toBe(409);
+    expect((await call(h, 'GET', `/v1/asks/${id}`)).body).toMatchObject({ status: 'canceled' });
+  });
+
+  it('the same Idempotency-Key gives the same ask back, posted once', async () => {
+    const h = await start();
+    const request = {
+      body: { channel: 'C0OPS', questions: QUESTIONS },
+      headers: { 'idempotency-key': 'release-4242' },
+    };
+    const [first, second] = await Promise.all([
+      call(h, 'POST', '/v1/asks', request),
+      call(h, 'POST', '/v1/asks', request),
+    ]);
+    const third = await call(h, 'POST', '/v1/asks', request);
+    expect([first.status, second.status].sort()).toEqual([200, 201]);
+    expect(third.status).toBe(200);
+    expect(new Set([first.body.id, second.body.id, third.body.id]).size).toBe(1);
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(1);
+    // Another token's same key is its own ask.
+    const other = await call(h, 'POST', '/v1/asks', { ...request, token: OTHER_TOKEN });
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(first.body.id);
+  });
+
+  it('refused requests get their status, and nothing is stored or posted', async () => {
+    const h = await start();
+    const before = await storedKeys(h);
+    const cases: Array<[string, Promise<Call>, number, string]> = [
+      [
+        'no token',
+        call(h, 'POST', '/v1/asks', { token: null, body: { channel: 'C0OPS', questions: QUESTIONS } }),
+        401,
+        'unauthorized',
+      ],
+      [
+        'wrong token',
+        call(h, 'POST', '/v1/asks', {
+          token: 'x'.repeat(40),
+          body: { channel: 'C0OPS', questions: QUESTIONS },
+        }),
+        401,
+        'unauthorized',
+      ],
+      [
+        'not JSON',
+        call(h, 'POST', '/v1/asks', { raw: 'channel=C0OPS', type: 'application/x-www-form-urlencoded' }),
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        'over 64 KB',
+        call(h, 'POST', '/v1/asks', { raw: JSON.stringify({ pad: 'x'.repeat(70_000) }) }),
+        413,
+        'too_large',
+      ],
+      ['malformed JSON', call(h, 'POST', '/v1/asks', { raw: '{"channel":' }), 400, 'invalid_json'],
+      [
+        'no channel or user',
+        call(h, 'POST', '/v1/asks', { body: { questions: QUESTIONS } }),
+        400,
+        'invalid_request',
+      ],
+      [
+        'a field it does not know',
+        call(h, 'POST', '/v1/asks', {
+          body: { channel: 'C0OPS', questions: QUESTIONS, callbackUrl: 'https://x' },
+        }),
+        400,
+        'invalid_request',
+      ],
+      [
+        'a bad timeout',
+        call(h, 'POST', '/v1/asks', { body: { channel: 'C0OPS', questions: QUESTIONS, timeout: 'soon' } }),
+        400,
+        'invalid_request',
+      ],
+      [
+        'metadata over 4 KB',
+        call(h, 'POST', '/v1/asks', {
+          body: { channel: 'C0OPS', questions: QUESTIONS, metadata: { x: 'y'.repeat(5000) } },
+        }),
+        400,
+        'invalid_request',
+      ],
+      ['an unknown ask', call(h, 'GET', '/v1/asks/nope'), 404, 'not_found'],
+    ];
+    for (const [name, pending, status, code] of cases) {
+      const result = await pending;
+      expect([name, result.status, (result.body.error as { code?: string } | undefined)?.code]).toEqual([
+        name,
+        status,
+        code,
+      ]);
+    }
+    // An invalid ask: the model's own error text for the same arguments, with the path.
+    const five = QUESTIONS.map((q) => ({ ...q, options: ['A', 'B', 'C', 'D', 'E'] }));
+    const invalid = await call(h, 'POST', '/v1/asks', { body: { channel: 'C0OPS', questions: five } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatchObject({ code: 'invalid_ask', path: 'questions[0].options' });
+    expect(String((invalid.body.error as { message: string }).message)).toContain(
+      'ask_question was not called correctly',
+    );
+    expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
+    // Only the rate counters of the two known tokens were written.
+    const after = (await storedKeys(h)).filter((key) => !before.includes(key));
+    expect(after.every((key) => key.includes(':api:rate:'))).toBe(true);
+  });
+
+  it('over the per-token rate: 429 with Retry-After, other tokens unaffected', async () => {
+    const h = await start();
+    let limited: Call | undefined;
+    for (let n = 0; n < 130 && !limited; n++) {
+      const result = await call(h, 'GET', '/v1/asks/nope');
+      if (result.status === 429) limited = result;
+    }
+    expect(limited?.body.error).toMatchObject({ code: 'rate_limited' });
+    expect((await call(h, 'GET', '/v1/asks/nope', { token: OTHER_TOKEN })).status).toBe(404);
+  });
+
+  it('without API_TOKENS the API is off: 404', async () => {
+    harness = await startSlackHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'unused' })),
+    });
+    const response = await fetch(`${harness.baseUrl}/v1/asks`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+  });
+});
