@@ -1,3 +1,4 @@
+import { askCommand } from './ask-command.js';
 import { checkAskCommand } from './check-ask-command.js';
 import type { CliIo } from './cli-io.js';
 import { doctorCommand } from './doctor-command.js';
@@ -33,4 +34,5 @@ export const commands: Readonly<Record<string, CliCommand>> = {
   'check-ask': checkAskCommand,
   'preview-ask': previewAskCommand,
   'tool-schema': toolSchemaCommand,
+  ask: askCommand(),
 };

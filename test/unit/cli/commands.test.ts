@@ -25,6 +25,7 @@ describe('holdpoint command table', () => {
       'check-ask',
       'preview-ask',
       'tool-schema',
+      'ask',
     ]);
   });
 

@@ -1,0 +1,185 @@
+import { parseArgs } from 'node:util';
+import type { CliIo } from './cli-io.js';
+import type { CliCommand } from './commands.js';
+
+/** Exit codes of `holdpoint ask`, so a shell script can gate on a person: `holdpoint ask … && ./deploy.sh`. */
+export const ASK_EXIT = {
+  /** Every question was answered by a person. */
+  answered: 0,
+  /** Anything else: the API unreachable, a refused token, a server error. */
+  failed: 1,
+  /** The ask was invalid (the precise error is on stderr); nothing was posted. */
+  invalid: 2,
+  /** Nobody answered in time: at least one question resolved by assumption. */
+  assumed: 3,
+  /** The ask was canceled. */
+  canceled: 4,
+} as const;
+
+const USAGE = `holdpoint ask --channel C… | --user U… [--thread TS] --question "…" [--header "…"] --option "…" [--option "…" …]
+                 [--multi] [--timeout 10m] [--json]
+holdpoint ask [--channel C… | --user U…] [--timeout 10m] [--json] FILE|-   (the full {"questions": […]} form)
+holdpoint ask cancel ID
+Needs HOLDPOINT_URL (e.g. http://localhost:3000) and HOLDPOINT_TOKEN (one of API_TOKENS).`;
+
+interface AskViewBody {
+  id?: string;
+  status?: string;
+  answers?: Array<{
+    header?: string | null;
+    question?: string;
+    status?: string;
+    selected?: string[];
+    other?: string | null;
+    answeredBy?: string | null;
+  }>;
+  error?: { code?: string; message?: string; path?: string };
+}
+
+/**
+ * `holdpoint ask`: asks people in Slack through the ask API and waits for the answer. Prints the ask's id on
+ * stderr as soon as it is posted, then the answers (or the final JSON with `--json`) on stdout. Exit codes:
+ * {@link ASK_EXIT}. `holdpoint ask cancel ID` cancels one (0, or 1 when it could not).
+ * @param env where `HOLDPOINT_URL` and `HOLDPOINT_TOKEN` come from (the process environment by default)
+ */
+export function askCommand(env: Readonly<Record<string, string | undefined>> = process.env): CliCommand {
+  return {
+    summary:
+      'Ask people in Slack from a script and wait: exit 0 answered, 3 assumed (timeout), 4 canceled, 2 invalid.',
+    usage: USAGE,
+    run: (argv, io) => runAsk(argv, io, env),
+  };
+}
+
+async function runAsk(
+  argv: readonly string[],
+  io: CliIo,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const url = env.HOLDPOINT_URL?.replace(/\/+$/, '');
+  const token = env.HOLDPOINT_TOKEN;
+  if (!url || !token) {
+    io.stderr(
+      'holdpoint ask: set HOLDPOINT_URL (e.g. http://localhost:3000) and HOLDPOINT_TOKEN (one of API_TOKENS)\n',
+    );
+    return ASK_EXIT.failed;
+  }
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let parsed: AskViewBody = {};
+    try {
+      parsed = text ? (JSON.parse(text) as AskViewBody) : {};
+    } catch {
+      parsed = { error: { message: text.slice(0, 200) } };
+    }
+    return { status: response.status, body: parsed };
+  };
+
+  if (argv[0] === 'cancel') {
+    const id = argv[1];
+    if (!id || argv.length > 2) {
+      io.stderr(`Usage: ${USAGE}\n`);
+      return ASK_EXIT.invalid;
+    }
+    const canceled = await api('DELETE', `/v1/asks/${encodeURIComponent(id)}`);
+    if (canceled.status === 200) {
+      io.stdout(`canceled ${id}\n`);
+      return 0;
+    }
+    io.stderr(`holdpoint ask cancel: ${canceled.status} ${canceled.body.error?.message ?? ''}\n`);
+    return ASK_EXIT.failed;
+  }
+
+  let values: Record<string, string | boolean | string[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        channel: { type: 'string' },
+        user: { type: 'string' },
+        thread: { type: 'string' },
+        question: { type: 'string' },
+        header: { type: 'string' },
+        option: { type: 'string', multiple: true },
+        multi: { type: 'boolean' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    io.stderr(`holdpoint ask: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    return ASK_EXIT.invalid;
+  }
+  let questions: unknown;
+  if (positionals.length > 0) {
+    const source = positionals[0] ?? '-';
+    const text = source === '-' ? await io.readStdin() : await io.readFile(source);
+    try {
+      const parsed = JSON.parse(text) as { questions?: unknown };
+      questions = parsed && typeof parsed === 'object' && 'questions' in parsed ? parsed.questions : parsed;
+    } catch {
+      io.stderr(`holdpoint ask: ${source} is not JSON\n`);
+      return ASK_EXIT.invalid;
+    }
+  } else {
+    questions = [
+      {
+        question: values.question,
+        ...(values.header ? { header: values.header } : {}),
+        ...(values.option ? { options: values.option } : {}),
+        ...(values.multi ? { multiSelect: true } : {}),
+      },
+    ];
+  }
+  const created = await api('POST', '/v1/asks', {
+    ...(values.channel ? { channel: values.channel } : {}),
+    ...(values.user ? { user: values.user } : {}),
+    ...(values.thread ? { threadTs: values.thread } : {}),
+    ...(values.timeout ? { timeout: values.timeout } : {}),
+    questions,
+  });
+  if (created.status === 400) {
+    io.stderr(`${created.body.error?.message ?? 'invalid ask'}\n`);
+    return ASK_EXIT.invalid;
+  }
+  if (created.status !== 201 && created.status !== 200) {
+    io.stderr(`holdpoint ask: the API answered ${created.status}: ${created.body.error?.message ?? ''}\n`);
+    return ASK_EXIT.failed;
+  }
+  const id = created.body.id ?? '';
+  io.stderr(`asked: ${id} (holdpoint ask cancel ${id})\n`);
+  let view = created.body;
+  while (view.status === 'open') {
+    const polled = await api('GET', `/v1/asks/${encodeURIComponent(id)}?wait=60`);
+    if (polled.status !== 200) {
+      io.stderr(
+        `holdpoint ask: the API answered ${polled.status} while waiting: ${polled.body.error?.message ?? ''}\n`,
+      );
+      return ASK_EXIT.failed;
+    }
+    view = polled.body;
+  }
+  if (values.json) io.stdout(`${JSON.stringify(view)}\n`);
+  else {
+    for (const answer of view.answers ?? []) {
+      const picked =
+        [...(answer.selected ?? []), ...(answer.other ? [answer.other] : [])].join(', ') || '(nothing)';
+      const who = answer.status === 'answered' ? `answered by ${answer.answeredBy}` : answer.status;
+      io.stdout(`${answer.header ?? answer.question}: ${picked} (${who})\n`);
+    }
+  }
+  if (view.status === 'canceled') return ASK_EXIT.canceled;
+  return (view.answers ?? []).some((answer) => answer.status !== 'answered')
+    ? ASK_EXIT.assumed
+    : ASK_EXIT.answered;
+}

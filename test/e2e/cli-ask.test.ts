@@ -1,0 +1,143 @@
+/**
+ * `holdpoint ask` against the running app (real runtime, fake Slack): each exit code a shell script gates
+ * on, from a real answer, a timeout, a cancel and an invalid ask.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ASK_EXIT, askCommand } from '../../src/cli/ask-command.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
+import { waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { scriptedModel } from '../support/scripted-model.js';
+import { type SlackHarness, startSlackHarness, TEST_SIGNING_SECRET } from '../support/slack-harness.js';
+import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+
+const TOKEN = 't'.repeat(40);
+
+let harness: SlackHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function recordingIo(): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    readStdin: async () => '',
+    readFile: async () => '',
+  };
+}
+
+async function start(): Promise<{
+  h: SlackHarness;
+  run: (argv: string[]) => { io: ReturnType<typeof recordingIo>; code: Promise<number> };
+}> {
+  const h = await startSlackHarness({
+    redisUrl: testRedisUrl(),
+    model: scriptedModel(() => ({ text: 'unused' })),
+    env: { API_TOKENS: `release:${TOKEN}` },
+  });
+  harness = h;
+  const command = askCommand({ HOLDPOINT_URL: h.baseUrl, HOLDPOINT_TOKEN: TOKEN });
+  return {
+    h,
+    run: (argv) => {
+      const io = recordingIo();
+      return { io, code: command.run(argv, io) };
+    },
+  };
+}
+
+const ASK = [
+  '--channel',
+  'C0OPS',
+  '--header',
+  'Deploy',
+  '--question',
+  'Ship 2.41?',
+  '--option',
+  'Ship it (Recommended)',
+  '--option',
+  'Hold',
+];
+
+/** The id the command printed on stderr once the ask was posted. */
+async function askedId(io: { err: string[] }): Promise<string> {
+  const line = await waitFor(
+    async () => io.err.find((text) => text.startsWith('asked: ')),
+    10_000,
+    'the ask id on stderr',
+  );
+  return line.slice('asked: '.length).split(' ')[0] ?? '';
+}
+
+describe('holdpoint ask', () => {
+  it('exits 0 when a person answers, printing the answer', async () => {
+    const { h, run } = await start();
+    const { io, code } = run(ASK);
+    await askedId(io);
+    const posted = await h.fake.waitForCall(
+      'chat.postMessage',
+      (call) => Array.isArray(call.args.blocks),
+      10_000,
+    );
+    const ts = String(posted.response.ts);
+    const blocks = h.fake.message('C0OPS', ts)?.blocks;
+    const click = blockActionRequest(
+      {
+        user: 'U0BOB',
+        channel: 'C0OPS',
+        actions: [buttonActionFromBlocks(blocks, 'hp.option.0.1')],
+        message: { ts, blocks },
+      },
+      { secret: TEST_SIGNING_SECRET },
+    );
+    expect((await h.send(click)).status).toBe(200);
+    expect(await code).toBe(ASK_EXIT.answered);
+    expect(io.out.join('')).toBe('Deploy: Hold (answered by U0BOB)\n');
+  });
+
+  it('exits 3 when nobody answers in time (the recommended option is assumed)', async () => {
+    const { run } = await start();
+    const { io, code } = run([...ASK, '--timeout', '1s', '--json']);
+    expect(await code).toBe(ASK_EXIT.assumed);
+    expect(JSON.parse(io.out.join(''))).toMatchObject({
+      status: 'resolved',
+      answers: [{ status: 'assumed', selected: ['Ship it'] }],
+    });
+  });
+
+  it('exits 4 when the ask is canceled (holdpoint ask cancel ID exits 0)', async () => {
+    const { run } = await start();
+    const { io, code } = run(ASK);
+    const id = await askedId(io);
+    const cancel = run(['cancel', id]);
+    expect(await cancel.code).toBe(0);
+    expect(await code).toBe(ASK_EXIT.canceled);
+  });
+
+  it('exits 2 for an invalid ask, with the precise error on stderr and nothing posted', async () => {
+    const { h, run } = await start();
+    const { io, code } = run(['--channel', 'C0OPS', '--question', 'Ship?', '--option', 'Only one']);
+    expect(await code).toBe(ASK_EXIT.invalid);
+    expect(io.err.join('')).toContain('questions[0].options');
+    expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('exits 1 when the token is refused', async () => {
+    const h = await startSlackHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'unused' })),
+      env: { API_TOKENS: `release:${TOKEN}` },
+    });
+    harness = h;
+    const io = recordingIo();
+    const code = await askCommand({ HOLDPOINT_URL: h.baseUrl, HOLDPOINT_TOKEN: 'w'.repeat(40) }).run(ASK, io);
+    expect(code).toBe(ASK_EXIT.failed);
+    expect(io.err.join('')).toContain('401');
+  });
+});
