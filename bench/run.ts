@@ -312,7 +312,7 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
       },
       waiters: {
         turn: new TurnWaiter({ store, scheduler, now }),
-        api: new ProgramWaiter(store, async () => undefined),
+        api: new ProgramWaiter(store, async () => undefined, scheduler),
       },
       now,
       ...quiet,

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { type EngineConfig, type EngineDeps, withAskService } from './agent/engine-deps.js';
 import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
 import { createAskApi } from './api/ask-api.js';
+import { deliverWebhook } from './api/deliver-webhook.js';
 import { askToolDefinitionFor } from './ask/ask-schema.js';
 import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
@@ -271,6 +272,7 @@ export async function startRuntime(
       },
     });
 
+    const webhookMarks = new RedisApiMarks(connections.bullmq, storeOptions);
     let worker: Worker | null = null;
     let sweeper: Sweeper | null = null;
     if (config.role === 'worker' || config.role === 'all') {
@@ -281,6 +283,22 @@ export async function startRuntime(
         concurrency: config.worker.concurrency,
         lockDuration: tuning.lockDuration,
         stalledInterval: tuning.stalledInterval,
+        ...(config.api.webhookSecret !== null
+          ? {
+              deliverWebhook: (scope: string, askId: string) =>
+                deliverWebhook(
+                  {
+                    store: workerStore,
+                    marks: webhookMarks,
+                    secret: config.api.webhookSecret ?? '',
+                    now: () => Date.now(),
+                    log: logger,
+                  },
+                  scope,
+                  askId,
+                ),
+            }
+          : {}),
         onFailed: (job, error) => {
           metrics.jobFailures.inc({ queue: tuning.queueName ?? 'holdpoint', name: job?.name ?? 'unknown' });
           logger.error({ jobId: job?.id, err: error }, 'job failed for good');
@@ -331,6 +349,7 @@ export async function startRuntime(
           newId: () => randomUUID(),
           now: () => Date.now(),
           log: logger,
+          webhooks: config.api.webhookSecret !== null,
         });
       }
       slack = createSlackApp({

@@ -90,7 +90,11 @@ export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
     surface: deps.surface,
     waiters: {
       turn: new TurnWaiter({ store: deps.store, scheduler: deps.scheduler, now: deps.now }),
-      api: new ProgramWaiter(deps.store, (conversation, ask) => full.asks.show(conversation, ask)),
+      api: new ProgramWaiter(
+        deps.store,
+        (conversation, ask) => full.asks.show(conversation, ask),
+        deps.scheduler,
+      ),
     },
     log: deps.log,
     now: deps.now,

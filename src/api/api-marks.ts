@@ -7,4 +7,8 @@ export interface ApiMarks {
   claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string>;
   /** Counts one request of `client` in the current window of `windowMs`; returns the count so far. */
   countRequest(client: string, windowMs: number, now: number): Promise<number>;
+  /** Whether the `ask.resolved` webhook of `askId` was delivered (a receiver answered 2xx). */
+  isDelivered(askId: string): Promise<boolean>;
+  /** Records that it was, for `ttlMs`. */
+  markDelivered(askId: string, ttlMs: number): Promise<void>;
 }

@@ -34,6 +34,8 @@ export interface AskApiDeps {
   /** Epoch ms. */
   now: () => number;
   log: EngineLogger;
+  /** Whether webhooks are on (`WEBHOOK_SECRET` set): otherwise an ask with a `callbackUrl` is refused. */
+  webhooks: boolean;
   /** Requests per token per minute (default {@link DEFAULT_RATE_PER_MINUTE}). */
   ratePerMinute?: number;
 }
@@ -160,6 +162,12 @@ async function create(
   });
   if (!decoded.ok) throw new HttpProblem(400, decoded.problem);
   const request = decoded.request;
+  if (request.callbackUrl && !deps.webhooks)
+    throw new HttpProblem(400, {
+      code: 'invalid_request',
+      message: 'callbackUrl: webhooks are off on this server (set WEBHOOK_SECRET)',
+      path: 'callbackUrl',
+    });
   const key = req.headers['idempotency-key'];
   let askId = deps.newId();
   let repeated = false;
@@ -186,7 +194,11 @@ async function create(
     version: ASK_RECORD_VERSION,
     askId,
     scope,
-    waiter: { kind: 'api', clientName: client },
+    waiter: {
+      kind: 'api',
+      clientName: client,
+      ...(request.callbackUrl ? { callbackUrl: request.callbackUrl } : {}),
+    },
     ordinal: 0,
     questions: request.questions,
     conversation,

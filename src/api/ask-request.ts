@@ -21,6 +21,8 @@ export interface AskRequest {
   policy: TimeoutPolicy;
   answerers: AnswererPolicy;
   metadata: Record<string, unknown> | null;
+  /** Where the signed `ask.resolved` webhook goes (http or https), or null. */
+  callbackUrl: string | null;
 }
 
 /** A refused request: a stable `code`, a precise `message` and the JSON path it is about. */
@@ -55,6 +57,11 @@ const bodySchema = z.strictObject({
   timeoutPolicy: z.enum(TIMEOUT_POLICIES).optional(),
   answerers: z.union([z.literal('anyone'), z.array(z.string())]).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  callbackUrl: z
+    .string()
+    .max(2000)
+    .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'expected an http or https URL')
+    .optional(),
 });
 
 /**
@@ -133,6 +140,7 @@ export function decodeAskRequest(
       policy: fields.timeoutPolicy ?? defaults.policy,
       answerers,
       metadata: fields.metadata ?? null,
+      callbackUrl: fields.callbackUrl ?? null,
     },
   };
 }

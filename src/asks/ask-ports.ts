@@ -34,6 +34,15 @@ export interface AskTimers {
   cancelTimeout(turnId: string, askId: string): Promise<void>;
 }
 
+/**
+ * Tells a program its ask resolved (implemented over BullMQ: a `webhook` job, jobId `webhook-<askId>`, so
+ * one resolution is delivered once however often this is called).
+ */
+export interface ProgramNotifier {
+  /** Queues the signed `ask.resolved` webhook of a resolved ask whose waiter gave a `callbackUrl`. */
+  notifyProgram(scope: string, askId: string): Promise<void>;
+}
+
 /** An ask whose waiter is of kind `K`. */
 export type AskOf<K extends Waiter['kind']> = AskRecord & { waiter: Extract<Waiter, { kind: K }> };
 

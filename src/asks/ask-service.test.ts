@@ -37,7 +37,7 @@ async function setup(options: { questions?: number; answerers?: AnswererPolicy; 
     surface,
     waiters: {
       turn: new TurnWaiter({ store, scheduler, now: clock }),
-      api: new ProgramWaiter(store, (conversation, ask) => asks.show(conversation, ask)),
+      api: new ProgramWaiter(store, (conversation, ask) => asks.show(conversation, ask), scheduler),
     },
     log: silentLogger,
     now: clock,

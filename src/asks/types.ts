@@ -12,11 +12,12 @@ export const ASK_RECORD_VERSION = 2;
  * adds a member and a handler, nothing else (no Lua transition, no renderer change).
  * - `turn`: an agent turn paused on its `ask_question` call `toolCallId`; it resumes with the answers.
  * - `api`: a program that asked through the HTTP API, MCP or the CLI; `clientName` is the name of its API
- *   token. It reads the resolution from the store (long-poll); the ask is of its own scope.
+ *   token. It reads the resolution from the store (long-poll), or is told by a signed webhook to
+ *   `callbackUrl`; the ask is of its own scope.
  */
 export type Waiter =
   | { kind: 'turn'; turnId: string; toolCallId: string }
-  | { kind: 'api'; clientName: string };
+  | { kind: 'api'; clientName: string; callbackUrl?: string };
 
 /** The scope of an ask that belongs to no turn: its own id, marked so it never collides with a turn id. Pure. */
 export function standaloneScope(askId: string): string {

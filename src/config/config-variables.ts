@@ -192,6 +192,16 @@ export const CONFIG_VARIABLES = [
     secret: true,
   },
   {
+    name: 'WEBHOOK_SECRET',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Signs the ask API\'s webhooks (X-Holdpoint-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">), at least 32 characters. Unset: asks with a callbackUrl are refused.',
+    secret: true,
+  },
+  {
     name: 'ROLE',
     group: 'Process',
     required: false,

@@ -3,7 +3,7 @@ import { TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
 import type { AnswererPolicy } from '../asks/types.js';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
 import { parseAnswerers } from './answerers.js';
-import { type ApiToken, parseApiTokens } from './api-tokens.js';
+import { API_TOKEN_MIN_LENGTH, type ApiToken, parseApiTokens } from './api-tokens.js';
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import { parseDuration } from './durations.js';
@@ -330,6 +330,12 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       if (parsed.ok) apiTokens = parsed.tokens;
       else problem('API_TOKENS', `API_TOKENS: ${parsed.problems.join('; ')}`);
     }
+    const webhookSecret = raw.WEBHOOK_SECRET ?? null;
+    if (webhookSecret !== null && webhookSecret.length < API_TOKEN_MIN_LENGTH)
+      problem(
+        'WEBHOOK_SECRET',
+        `WEBHOOK_SECRET is ${webhookSecret.length} characters; use at least ${API_TOKEN_MIN_LENGTH} (e.g. openssl rand -hex 32)`,
+      );
 
     // Process
     const roleText = withDefault('ROLE').toLowerCase();
@@ -356,7 +362,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       systemPrompt,
       systemPromptSource,
       ask: { timeoutMs, timeoutPolicy, answerers },
-      api: { tokens: apiTokens },
+      api: { tokens: apiTokens, webhookSecret },
       role,
       log: { level },
       agent: { stepLimit },

@@ -69,8 +69,8 @@ export interface Config {
   /** Where {@link Config.systemPrompt} came from. */
   systemPromptSource: 'env' | 'file' | 'default';
   ask: AskConfig;
-  /** The ask API's clients (`API_TOKENS`); empty: the API is off. */
-  api: { tokens: ApiToken[] };
+  /** The ask API's clients (`API_TOKENS`; empty: the API is off) and its webhook secret (`WEBHOOK_SECRET`). */
+  api: { tokens: ApiToken[]; webhookSecret: string | null };
   role: Role;
   log: { level: LogLevel };
   agent: {

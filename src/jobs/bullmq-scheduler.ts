@@ -1,10 +1,22 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Scheduler } from '../agent/scheduler.js';
 import type { TurnStart } from '../agent/turn-start.js';
-import { resumeJobId, timeoutJobId, turnJobId } from './job-ids.js';
+import { resumeJobId, timeoutJobId, turnJobId, webhookJobId } from './job-ids.js';
 import { JOB_NAMES } from './payloads.js';
 
 /** Retry policy of turn and resume jobs: model and Slack errors back off exponentially (1 s, 2 s, 4 s, …). */
+/**
+ * Retries of a webhook delivery until the receiver answers 2xx: 15 attempts, 5 s doubling (the last about
+ * 22 h after the one before), so a receiver that is down for a day still gets it. Kept a week, so a
+ * delivery is not added again while its job is remembered.
+ */
+export const WEBHOOK_JOB_OPTIONS: JobsOptions = {
+  attempts: 15,
+  backoff: { type: 'exponential', delay: 5000 },
+  removeOnComplete: { age: 7 * 24 * 3600 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
 export const WORK_JOB_OPTIONS: JobsOptions = {
   attempts: 6,
   backoff: { type: 'exponential', delay: 1000 },
@@ -46,6 +58,14 @@ export class BullmqScheduler implements Scheduler {
         jobId: timeoutJobId(askId),
         delay: Math.max(0, dueAt - Date.now()),
       },
+    );
+  }
+
+  async notifyProgram(scope: string, askId: string): Promise<void> {
+    await this.queue.add(
+      JOB_NAMES.webhook,
+      { scope, askId },
+      { ...WEBHOOK_JOB_OPTIONS, jobId: webhookJobId(askId) },
     );
   }
 

@@ -22,3 +22,8 @@ export function resumeJobId(askId: string): string {
 export function timeoutJobId(askId: string): string {
   return `timeout-${safe(askId)}`;
 }
+
+/** jobId of the job that delivers an ask's `ask.resolved` webhook (an ask resolves once: one delivery). */
+export function webhookJobId(askId: string): string {
+  return `webhook-${safe(askId)}`;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Job names on the holdpoint queue. */
-export const JOB_NAMES = { turn: 'turn', resume: 'resume', timeout: 'timeout' } as const;
+export const JOB_NAMES = { turn: 'turn', resume: 'resume', timeout: 'timeout', webhook: 'webhook' } as const;
 
 const conversationSchema = z.object({
   surface: z.string().min(1),
@@ -20,6 +20,9 @@ export const turnJobSchema = z.object({
 
 /** Payload of `resume` and `timeout` jobs. */
 export const askJobSchema = z.object({ turnId: z.string().min(1), askId: z.string().min(1) });
+
+/** Payload of a `webhook` job: the resolved ask to report (its scope and id). */
+export const webhookJobSchema = z.object({ scope: z.string().min(1), askId: z.string().min(1) });
 
 export type TurnJobData = z.infer<typeof turnJobSchema>;
 export type AskJobData = z.infer<typeof askJobSchema>;

@@ -5,7 +5,7 @@ import { failTurn } from '../agent/end-turn.js';
 import type { EngineDeps } from '../agent/engine-deps.js';
 import { startTurn } from '../agent/thread-admission.js';
 import { StateError } from '../errors.js';
-import { askJobSchema, JOB_NAMES, turnJobSchema } from './payloads.js';
+import { askJobSchema, JOB_NAMES, turnJobSchema, webhookJobSchema } from './payloads.js';
 
 /** How long a job waits before trying again when another process holds the turn's lease, in ms. */
 const BUSY_RETRY_MS = 200;
@@ -36,6 +36,8 @@ export interface HoldpointWorkerOptions {
   stalledInterval?: number;
   /** How long a turn waits before looking again when another turn holds its thread, in ms (default 2000). */
   threadWaitMs?: number;
+  /** Delivers an ask's `ask.resolved` webhook (`webhook` jobs); absent: such jobs fail once, unretried. */
+  deliverWebhook?: (scope: string, askId: string) => Promise<string>;
   /** Called with a job that failed for good (all attempts used). */
   onFailed?: (job: Job | undefined, error: Error) => void;
 }
@@ -51,7 +53,7 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
     options.queueName,
     async (job: Job, token?: string) => {
       try {
-        return await processJob(deps, job, token, threadWaitMs);
+        return await processJob(deps, job, token, threadWaitMs, options.deliverWebhook);
       } catch (error) {
         // Unreadable stored state (unknown schema version, corrupt record) will not get better by
         // retrying: fail the job once, with the reason, instead of retrying it with backoff.
@@ -87,6 +89,7 @@ async function processJob(
   job: Job,
   token: string | undefined,
   threadWaitMs: number,
+  deliverWebhook: HoldpointWorkerOptions['deliverWebhook'],
 ): Promise<string> {
   switch (job.name) {
     case JOB_NAMES.turn: {
@@ -130,6 +133,12 @@ async function processJob(
         throw new DelayedError();
       }
       return outcome;
+    }
+    case JOB_NAMES.webhook: {
+      const data = webhookJobSchema.parse(job.data);
+      if (!deliverWebhook)
+        throw new UnrecoverableError('webhooks are off on this worker (set WEBHOOK_SECRET)');
+      return deliverWebhook(data.scope, data.askId);
     }
     default:
       throw new Error(`unknown job name ${job.name}`);

@@ -89,6 +89,11 @@ export class StoreKeys {
     return `${this.prefix}:api:idem:${client}:${digest}`;
   }
 
+  /** Set once an ask's `ask.resolved` webhook was delivered: `<p>:api:delivered:<askId>`. */
+  apiDelivered(askId: string): string {
+    return `${this.prefix}:api:delivered:${askId}`;
+  }
+
   /** Requests of an ask-API client in one rate window: `<p>:api:rate:<client>:<window>`. */
   apiRate(client: string, window: number): string {
     return `${this.prefix}:api:rate:${client}:${window}`;

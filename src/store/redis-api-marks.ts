@@ -30,4 +30,12 @@ export class RedisApiMarks implements ApiMarks {
       .exec()) as [[Error | null, number], [Error | null, number]];
     return count;
   }
+
+  async isDelivered(askId: string): Promise<boolean> {
+    return (await this.redis.exists(this.#keys.apiDelivered(askId))) === 1;
+  }
+
+  async markDelivered(askId: string, ttlMs: number): Promise<void> {
+    await this.redis.set(this.#keys.apiDelivered(askId), '1', 'PX', ttlMs);
+  }
 }

@@ -154,7 +154,11 @@ const askDefinitionFields = {
 
 const waiterSchema: z.ZodType<Waiter> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('turn'), turnId: z.string().min(1), toolCallId: z.string().min(1) }),
-  z.object({ kind: z.literal('api'), clientName: z.string().min(1) }),
+  z.object({
+    kind: z.literal('api'),
+    clientName: z.string().min(1),
+    callbackUrl: z.string().url().optional(),
+  }),
 ]);
 
 /** Current AskDefinition (version 2): a scope and a waiter. */

@@ -234,7 +234,8 @@ export class MemoryStore implements EngineStore {
 export type ScheduledJob =
   | { kind: 'turn'; start: TurnStart }
   | { kind: 'resume'; turnId: string; askId: string; recover: boolean }
-  | { kind: 'timeout'; turnId: string; askId: string; dueAt: number };
+  | { kind: 'timeout'; turnId: string; askId: string; dueAt: number }
+  | { kind: 'webhook'; scope: string; askId: string };
 
 /** {@link Scheduler} that records jobs by deterministic id (adding an id twice keeps the first, as BullMQ does). */
 export class MemoryScheduler implements Scheduler {
@@ -255,6 +256,11 @@ export class MemoryScheduler implements Scheduler {
   async timeout(turnId: string, askId: string, dueAt: number): Promise<void> {
     const id = `timeout-${askId}`;
     if (!this.jobs.has(id)) this.jobs.set(id, { kind: 'timeout', turnId, askId, dueAt });
+  }
+
+  async notifyProgram(scope: string, askId: string): Promise<void> {
+    const id = `webhook-${askId}`;
+    if (!this.jobs.has(id)) this.jobs.set(id, { kind: 'webhook', scope, askId });
   }
 
   async cancelTimeout(_turnId: string, askId: string): Promise<void> {
