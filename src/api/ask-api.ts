@@ -40,7 +40,8 @@ export interface AskApiDeps {
   ratePerMinute?: number;
 }
 
-class HttpProblem extends Error {
+/** A refusal with its HTTP status (and headers). */
+export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly problem: ApiProblem,
@@ -155,7 +156,25 @@ async function create(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const decoded = decodeAskRequest(await readJson(req), {
+  const body = await readJson(req);
+  const key = req.headers['idempotency-key'];
+  const opened = await openProgramAsk(deps, client, body, typeof key === 'string' ? key : undefined);
+  send(res, opened.repeated ? 200 : 201, askView(opened.ask));
+}
+
+/**
+ * Opens and posts a program's ask from a request body (the `POST /v1/asks` body; the MCP server's
+ * `ask_question` arguments), once per `idempotencyKey` of `client`.
+ * @returns the ask as shown, and whether an earlier request with the same key had opened it.
+ * @throws HttpProblem 400 for an invalid request or ask, 502 when Slack refused the message.
+ */
+export async function openProgramAsk(
+  deps: AskApiDeps,
+  client: string,
+  body: unknown,
+  idempotencyKey?: string,
+): Promise<{ ask: AskRecord; repeated: boolean }> {
+  const decoded = decodeAskRequest(body, {
     ...deps.defaults,
     // `requester` means the person who started a turn; a program's ask has none, so anyone answers.
     answerers: deps.defaults.answerers.mode === 'requester' ? { mode: 'anyone' } : deps.defaults.answerers,
@@ -168,24 +187,23 @@ async function create(
       message: 'callbackUrl: webhooks are off on this server (set WEBHOOK_SECRET)',
       path: 'callbackUrl',
     });
-  const key = req.headers['idempotency-key'];
   let askId = deps.newId();
   let repeated = false;
-  if (typeof key === 'string' && key.length > 0) {
-    if (key.length > 255)
+  if (idempotencyKey !== undefined && idempotencyKey.length > 0) {
+    if (idempotencyKey.length > 255)
       throw new HttpProblem(400, {
         code: 'invalid_request',
         message: 'Idempotency-Key: at most 255 characters',
         path: '',
       });
-    const holder = await deps.marks.claimIdempotencyKey(client, key, askId, IDEMPOTENCY_TTL_MS);
+    const holder = await deps.marks.claimIdempotencyKey(client, idempotencyKey, askId, IDEMPOTENCY_TTL_MS);
     repeated = holder !== askId;
     askId = holder;
   }
   const scope = standaloneScope(askId);
   if (repeated) {
     const earlier = await deps.store.getAsk(scope, askId);
-    if (earlier?.shownAt != null) return send(res, 200, askView(earlier));
+    if (earlier?.shownAt != null) return { ask: earlier, repeated };
   }
   const channel =
     'channel' in request.target ? request.target.channel : await deps.openDm(request.target.user);
@@ -218,11 +236,11 @@ async function create(
     });
   }
   deps.log.info({ askId, client, channel }, 'ask opened through the API');
-  send(res, repeated ? 200 : 201, askView(opened));
+  return { ask: opened, repeated };
 }
 
 /** The ask `id` if `client` created it, else a 404 (an ask of another token does not exist for this one). */
-async function owned(deps: AskApiDeps, client: string, id: string): Promise<AskRecord> {
+export async function owned(deps: Pick<AskApiDeps, 'store'>, client: string, id: string): Promise<AskRecord> {
   const ask = await deps.store.getAsk(standaloneScope(id), id);
   if (ask?.waiter.kind !== 'api' || ask.waiter.clientName !== client)
     throw new HttpProblem(404, { code: 'not_found', message: `no ask ${id}`, path: '' });
