@@ -5,8 +5,9 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type EngineConfig, type EngineDeps, withAskService } from './agent/engine-deps.js';
 import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
-import { createAskApi } from './api/ask-api.js';
+import { type AskApiDeps, createAskApi } from './api/ask-api.js';
 import { deliverWebhook } from './api/deliver-webhook.js';
+import { createMcpHandler } from './api/mcp-server.js';
 import { askToolDefinitionFor } from './ask/ask-schema.js';
 import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
@@ -328,10 +329,11 @@ export async function startRuntime(
 
     let slack: SlackApp | null = null;
     let api: ReturnType<typeof createAskApi> | null = null;
+    let mcp: ReturnType<typeof createMcpHandler> | null = null;
     if (config.role === 'web' || config.role === 'all') {
       const requestEngine = withAskService({ ...deps, store: requestStore });
       if (config.api.tokens.length > 0) {
-        api = createAskApi({
+        const apiDeps: AskApiDeps = {
           asks: requestEngine.asks,
           store: requestStore,
           marks: new RedisApiMarks(connections.request, storeOptions),
@@ -350,6 +352,12 @@ export async function startRuntime(
           now: () => Date.now(),
           log: logger,
           webhooks: config.api.webhookSecret !== null,
+        };
+        api = createAskApi(apiDeps);
+        mcp = createMcpHandler({
+          ...apiDeps,
+          defaultChannel: config.api.mcpDefaultChannel,
+          policy: config.ask.timeoutPolicy,
         });
       }
       slack = createSlackApp({
@@ -377,6 +385,7 @@ export async function startRuntime(
       slack: slack?.requestListener ?? null,
       slackPath: SLACK_EVENTS_PATH,
       api,
+      mcp,
       onRequestError: (error, request) => logger.error({ err: error, ...request }, 'HTTP request failed'),
       metrics: async () => ({
         contentType: metrics.registry.contentType,

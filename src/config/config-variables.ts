@@ -202,6 +202,16 @@ export const CONFIG_VARIABLES = [
     secret: true,
   },
   {
+    name: 'MCP_DEFAULT_CHANNEL',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Slack channel id (C…) where the MCP server (POST /mcp) posts an ask_question call that names no channel. Unset: calls must give one.',
+    secret: false,
+  },
+  {
     name: 'ROLE',
     group: 'Process',
     required: false,

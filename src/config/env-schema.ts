@@ -330,6 +330,12 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       if (parsed.ok) apiTokens = parsed.tokens;
       else problem('API_TOKENS', `API_TOKENS: ${parsed.problems.join('; ')}`);
     }
+    const mcpDefaultChannel = raw.MCP_DEFAULT_CHANNEL ?? null;
+    if (mcpDefaultChannel !== null && !/^[CG][A-Z0-9]{2,}$/.test(mcpDefaultChannel))
+      problem(
+        'MCP_DEFAULT_CHANNEL',
+        `${shown('MCP_DEFAULT_CHANNEL', mcpDefaultChannel)} is not a channel id: use C… or G…`,
+      );
     const webhookSecret = raw.WEBHOOK_SECRET ?? null;
     if (webhookSecret !== null && webhookSecret.length < API_TOKEN_MIN_LENGTH)
       problem(
@@ -362,7 +368,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       systemPrompt,
       systemPromptSource,
       ask: { timeoutMs, timeoutPolicy, answerers },
-      api: { tokens: apiTokens, webhookSecret },
+      api: { tokens: apiTokens, webhookSecret, mcpDefaultChannel },
       role,
       log: { level },
       agent: { stepLimit },

@@ -18,6 +18,8 @@ export interface HttpServerOptions {
   slackPath: string;
   /** The ask API (`/v1/…`), or null when it is off (those paths are 404). */
   api?: RequestListener | null;
+  /** The MCP server (`/mcp`), or null when it is off. */
+  mcp?: RequestListener | null;
   /** How long a client may take to send a request's headers, in ms (default {@link HEADERS_TIMEOUT_MS}). */
   headersTimeoutMs?: number;
   /** How long a client may take to send a whole request, in ms (default {@link REQUEST_TIMEOUT_MS}). */
@@ -109,6 +111,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
     }
     if (options.slack && path === options.slackPath) return options.slack(req, res);
     if (options.api && path?.startsWith('/v1/')) return options.api(req, res);
+    if (options.mcp && path === '/mcp') return options.mcp(req, res);
     json(res, 404, { error: 'not found' });
   };
   const server = createServer(

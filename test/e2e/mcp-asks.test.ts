@@ -1,0 +1,142 @@
+/**
+ * The MCP server end to end with the SDK's own client (Streamable HTTP transport): it lists the tools,
+ * calls ask_question, a signed click answers it, and the call returns the agent's result text; a client
+ * that disconnects gets the result with get_ask_result.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseAskResultJson } from '../../src/ask/format-ask-result.js';
+import { waitFor } from '../support/engine-harness.js';
+import { testRedisUrl } from '../support/redis.js';
+import { scriptedModel } from '../support/scripted-model.js';
+import { type SlackHarness, startSlackHarness, TEST_SIGNING_SECRET } from '../support/slack-harness.js';
+import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+
+const TOKEN = 'm'.repeat(40);
+const QUESTIONS = [
+  {
+    header: 'Deploy',
+    question: 'Ship payments-api 2.41?',
+    options: [{ label: 'Ship it', recommended: true }, { label: 'Hold' }],
+  },
+];
+
+let harness: SlackHarness | undefined;
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(): Promise<SlackHarness> {
+  harness = await startSlackHarness({
+    redisUrl: testRedisUrl(),
+    model: scriptedModel(() => ({ text: 'unused' })),
+    env: { API_TOKENS: `claude-code:${TOKEN}`, MCP_DEFAULT_CHANNEL: 'C0OPS' },
+  });
+  return harness;
+}
+
+async function connect(h: SlackHarness, token = TOKEN): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${h.baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+async function clickFirstAsk(h: SlackHarness, label: string): Promise<void> {
+  const posted = await h.fake.waitForCall(
+    'chat.postMessage',
+    (call) => Array.isArray(call.args.blocks),
+    10_000,
+  );
+  const ts = String(posted.response.ts);
+  const blocks = h.fake.message('C0OPS', ts)?.blocks;
+  const actionId = label === 'Hold' ? 'hp.option.0.1' : 'hp.option.0.0';
+  const request = blockActionRequest(
+    {
+      user: 'U0BOB',
+      channel: 'C0OPS',
+      actions: [buttonActionFromBlocks(blocks, actionId)],
+      message: { ts, blocks },
+    },
+    { secret: TEST_SIGNING_SECRET },
+  );
+  expect((await h.send(request)).status).toBe(200);
+}
+
+describe('the MCP server', () => {
+  it('lists ask_question (the agent schema plus channel) and get_ask_result', async () => {
+    const h = await start();
+    const client = await connect(h);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['ask_question', 'get_ask_result']);
+    const ask = tools[0];
+    expect(Object.keys(ask?.inputSchema.properties ?? {})).toEqual(['questions', 'channel']);
+    expect(ask?.description).toContain('recommended');
+  });
+
+  it('ask_question waits for the click and returns the same result text the agent gets, with progress carrying the id', async () => {
+    const h = await start();
+    const client = await connect(h);
+    const progress: string[] = [];
+    const call = client.callTool({ name: 'ask_question', arguments: { questions: QUESTIONS } }, undefined, {
+      onprogress: (event) => progress.push(String(event.message)),
+      timeout: 30_000,
+    });
+    await clickFirstAsk(h, 'Hold');
+    const result = await call;
+    const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? '';
+    expect(result.isError).toBeFalsy();
+    expect(parseAskResultJson(text)?.answers).toMatchObject([
+      { status: 'answered', selected: ['Hold'], answeredBy: 'U0BOB' },
+    ]);
+    const id = /ask id: (\S+)\)/.exec(text)?.[1];
+    expect(id).toBeDefined();
+    expect(progress[0]).toContain(String(id));
+  });
+
+  it('a client that disconnected gets the result with get_ask_result', async () => {
+    const h = await start();
+    const first = await connect(h);
+    const progress: string[] = [];
+    const abort = new AbortController();
+    const call = first
+      .callTool({ name: 'ask_question', arguments: { questions: QUESTIONS } }, undefined, {
+        onprogress: (event) => progress.push(String(event.message)),
+        signal: abort.signal,
+        timeout: 30_000,
+      })
+      .catch((error: unknown) => error);
+    const id = await waitFor(
+      async () => /ask (\S+)$/.exec(progress[0] ?? '')?.[1],
+      10_000,
+      'the ask id in progress',
+    );
+    abort.abort();
+    await call;
+    await first.close();
+    await clickFirstAsk(h, 'Ship it');
+    const second = await connect(h);
+    const result = await waitFor(
+      async () => {
+        const r = await second.callTool({ name: 'get_ask_result', arguments: { id } });
+        const text = (r.content as Array<{ text: string }>)[0]?.text ?? '';
+        return text.includes('still open') ? undefined : text;
+      },
+      10_000,
+      'the result',
+    );
+    expect(parseAskResultJson(result)?.answers).toMatchObject([
+      { status: 'answered', selected: ['Ship it'] },
+    ]);
+    // Another token does not see it.
+    const other = await connect(h, 'x'.repeat(40)).catch((error: unknown) => error);
+    expect(other).toBeInstanceOf(Error);
+  });
+});
