@@ -14,8 +14,9 @@
  * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms].
  * 7. job locks under load: a worker with production's lock and stall check (`JOB_TIMINGS`), 8 jobs at once
  *    that keep the event loop busy in 25 ms slices for about 5 s each [no job stalled, no lock renewal lost].
+ * 8. the ask API: POST /v1/asks, and answer-to-long-poll-return (built app, fake Slack).
  *
- * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack,locks runs only those sections;
+ * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack,locks,api runs only those sections;
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
  * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
@@ -39,7 +40,7 @@ import { decodeAskArguments } from '../src/ask/decode-ask-arguments.js';
 import type { NormalizedAsk, QuestionResolution } from '../src/ask/types.js';
 import { AskService } from '../src/asks/ask-service.js';
 import { ProgramWaiter } from '../src/asks/program-waiter.js';
-import { ASK_RECORD_VERSION, type AskDefinition } from '../src/asks/types.js';
+import { ASK_RECORD_VERSION, type AskDefinition, standaloneScope } from '../src/asks/types.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
 import { JOB_TIMINGS } from '../src/jobs/worker.js';
@@ -447,12 +448,17 @@ async function startFakeSlackProcess(): Promise<{
   };
 }
 
-async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
-  const fake = await startFakeSlackProcess();
+/** The built app (`dist/src/main.js`, ROLE=web) against the fake Slack process, under private prefixes. */
+async function startBuiltApp(
+  redisUrl: string,
+  fake: { url: string; botToken: string },
+  label: string,
+  env: Record<string, string> = {},
+): Promise<{ base: string; storePrefix: string; secret: string; child: ReturnType<typeof spawn> }> {
   const secret = 'bench-signing-secret';
   const id = randomUUID().slice(0, 8);
   const port = await freePort();
-  const storePrefix = `bench-ack-${id}`;
+  const storePrefix = `bench-${label}-${id}`;
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
@@ -469,8 +475,9 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
       LOG_LEVEL: 'warn',
       ROLE: 'web',
       HOLDPOINT_TEST_STORE_PREFIX: storePrefix,
-      HOLDPOINT_TEST_QUEUE: `bench-ack-${id}`,
-      HOLDPOINT_TEST_QUEUE_PREFIX: `{bench-ack-${id}}`,
+      HOLDPOINT_TEST_QUEUE: `bench-${label}-${id}`,
+      HOLDPOINT_TEST_QUEUE_PREFIX: `{bench-${label}-${id}}`,
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -484,6 +491,12 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
     if (waited > 30_000) throw new Error('the app did not become ready within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return { base, storePrefix, secret, child };
+}
+
+async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
+  const fake = await startFakeSlackProcess();
+  const { base, storePrefix, secret, child } = await startBuiltApp(redisUrl, fake, 'ack');
   const url = `${base}/slack/events`;
   const slack = new WebClient(fake.botToken, { slackApiUrl: fake.url });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -496,21 +509,20 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
     // then 1,000 clicks: 1,000 one at a time, or 20 bursts of 50 sent at once.
     const rounds = Math.ceil(1000 / level);
     for (let round = -1; round < rounds; round++) {
-      const ids = await Promise.all(Array.from({ length: level }, () => pausedTurn(store, ask)));
-      for (const { turnId, askId } of ids) {
+      const paused = await Promise.all(Array.from({ length: level }, () => pausedTurn(store, ask)));
+      const ids: Array<{ turnId: string; askId: string; ts: string }> = [];
+      for (const { turnId, askId } of paused) {
         const posted = await slack.chat.postMessage({
           channel: 'C0OPS',
           thread_ts: '1780000000.000100',
           text: 'ask',
         });
-        await store.markAskShown(
-          turnId,
-          askId,
-          Date.now(),
-          encodeMessageRef({ channel: 'C0OPS', ts: posted.ts ?? '' }),
-        );
+        const ts = posted.ts ?? '';
+        await store.markAskShown(turnId, askId, Date.now(), encodeMessageRef({ channel: 'C0OPS', ts }));
+        ids.push({ turnId, askId, ts });
       }
-      const requests = ids.map(({ turnId, askId }) =>
+      // Each click comes from its ask's own message (clicks from another message are refused).
+      const requests = ids.map(({ turnId, askId, ts }) =>
         blockActionRequest(
           {
             user: 'U0BOB',
@@ -524,7 +536,7 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
                 action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
               },
             ],
-            message: { ts: '1780000000.000200', thread_ts: '1780000000.000100' },
+            message: { ts, thread_ts: '1780000000.000100' },
             responseUrl: fake.responseUrl,
           },
           { secret },
@@ -538,6 +550,11 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
           if (response.status !== 200) throw new Error(`click answered ${response.status}`);
         }),
       );
+      // Every click must have been stored as the answer (a refused click is acked too, faster).
+      for (const { turnId, askId } of ids) {
+        if ((await store.getAsk(turnId, askId))?.status !== 'resolved')
+          throw new Error(`click on ask ${askId} was not stored as its answer`);
+      }
     }
     if (process.env.BENCH_ACK_BURSTS) {
       for (let b = 0; b * level < samples.length; b++) {
@@ -556,6 +573,60 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
   await redis.quit();
   await fake.stop();
+}
+
+/**
+ * Section 8: the ask API on the built app (ROLE=web, fake Slack in its own process): `POST /v1/asks` one at a
+ * time (decode, store, post to Slack, mark shown, add the timeout job), and answer-to-long-poll-return: a
+ * `GET ?wait=30` is waiting when the answer is stored; the time from the stored answer to the response.
+ */
+async function benchApi(redisUrl: string): Promise<void> {
+  const fake = await startFakeSlackProcess();
+  const token = 'b'.repeat(40);
+  const { base, storePrefix, child } = await startBuiltApp(redisUrl, fake, 'api', {
+    API_TOKENS: `bench:${token}`,
+    API_RATE_LIMIT: '1000000',
+  });
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const store = new RedisTurnStore(redis, { prefix: storePrefix });
+  try {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ channel: 'C0OPS', questions: ASK_ARGS.questions, timeout: '1h' });
+    const create = async () => {
+      const response = await fetch(`${base}/v1/asks`, { method: 'POST', headers, body });
+      if (response.status !== 201) throw new Error(`POST /v1/asks answered ${response.status}`);
+      return ((await response.json()) as { id: string }).id;
+    };
+    for (let n = 0; n < 20; n++) await create(); // warm-up
+    const createSamples: number[] = [];
+    const ids: string[] = [];
+    for (let n = 0; n < 300; n++) {
+      const started = performance.now();
+      ids.push(await create());
+      createSamples.push(performance.now() - started);
+    }
+    console.log(summary('8. ask API: POST /v1/asks (decode, store, post, show), 1 at a time', createSamples));
+    const pollSamples: number[] = [];
+    for (const id of ids.slice(0, 200)) {
+      const polled = fetch(`${base}/v1/asks/${id}?wait=30`, { headers }).then(async (response) => {
+        await response.text();
+        return performance.now();
+      });
+      // Let the long-poll reach the server and read the ask once before the answer lands.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const result = await store.answerQuestion(standaloneScope(id), id, 0, answer('U0BOB'));
+      const stored = performance.now();
+      if (result.status !== 'completed') throw new Error(`answer ${result.status}`);
+      pollSamples.push((await polled) - stored);
+    }
+    console.log(summary('8. ask API: answer stored -> long-poll returns (GET ?wait)', pollSamples));
+  } finally {
+    // A failed section must not leave the app or the fake running (they would keep the bench alive).
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    await redis.quit();
+    await fake.stop();
+  }
 }
 
 /**
@@ -651,6 +722,7 @@ async function main(): Promise<void> {
     ['bytes', () => benchBytes(redisUrl, ask)],
     ['ack', () => benchAck(redisUrl, ask)],
     ['locks', () => benchLocks(redisUrl)],
+    ['api', () => benchApi(redisUrl)],
   ];
   const only = process.env.BENCH_ONLY?.split(',');
   const unknown = only?.filter((name) => !sections.some(([section]) => section === name)) ?? [];

@@ -352,6 +352,7 @@ export async function startRuntime(
           now: () => Date.now(),
           log: logger,
           webhooks: config.api.webhookSecret !== null,
+          ratePerMinute: config.api.ratePerMinute,
         };
         api = createAskApi(apiDeps);
         mcp = createMcpHandler({

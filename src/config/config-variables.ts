@@ -192,6 +192,16 @@ export const CONFIG_VARIABLES = [
     secret: true,
   },
   {
+    name: 'API_RATE_LIMIT',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: '120',
+    description:
+      'Requests per minute each API token may make (ask API and MCP), counted in Redis across processes; over it: 429 with Retry-After.',
+    secret: false,
+  },
+  {
     name: 'WEBHOOK_SECRET',
     group: 'Asks',
     required: false,

@@ -330,6 +330,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       if (parsed.ok) apiTokens = parsed.tokens;
       else problem('API_TOKENS', `API_TOKENS: ${parsed.problems.join('; ')}`);
     }
+    const ratePerMinute = parseInteger('API_RATE_LIMIT', 1, 1_000_000);
     const mcpDefaultChannel = raw.MCP_DEFAULT_CHANNEL ?? null;
     if (mcpDefaultChannel !== null && !/^[CG][A-Z0-9]{2,}$/.test(mcpDefaultChannel))
       problem(
@@ -368,7 +369,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       systemPrompt,
       systemPromptSource,
       ask: { timeoutMs, timeoutPolicy, answerers },
-      api: { tokens: apiTokens, webhookSecret, mcpDefaultChannel },
+      api: { tokens: apiTokens, webhookSecret, mcpDefaultChannel, ratePerMinute },
       role,
       log: { level },
       agent: { stepLimit },

@@ -70,7 +70,13 @@ export interface Config {
   systemPromptSource: 'env' | 'file' | 'default';
   ask: AskConfig;
   /** The ask API's clients (`API_TOKENS`; empty: the API is off) and its webhook secret (`WEBHOOK_SECRET`). */
-  api: { tokens: ApiToken[]; webhookSecret: string | null; mcpDefaultChannel: string | null };
+  api: {
+    tokens: ApiToken[];
+    webhookSecret: string | null;
+    mcpDefaultChannel: string | null;
+    /** Requests per token per minute (`API_RATE_LIMIT`). */
+    ratePerMinute: number;
+  };
   role: Role;
   log: { level: LogLevel };
   agent: {
