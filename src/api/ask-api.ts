@@ -226,6 +226,7 @@ export async function openProgramAsk(
     policy: request.policy,
     createdAt: new Date(deps.now()).toISOString(),
     metadata: request.metadata,
+    intro: request.intro,
   };
   const opened = await deps.asks.open(conversation, definition);
   if (!opened || opened.shownAt === null) {

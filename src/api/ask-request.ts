@@ -23,6 +23,8 @@ export interface AskRequest {
   metadata: Record<string, unknown> | null;
   /** Where the signed `ask.resolved` webhook goes (http or https), or null. */
   callbackUrl: string | null;
+  /** A line shown above the questions, or null. */
+  intro: string | null;
 }
 
 /** A refused request: a stable `code`, a precise `message` and the JSON path it is about. */
@@ -53,6 +55,7 @@ const bodySchema = z.strictObject({
     .regex(/^\d{1,12}\.\d{1,8}$/, 'expected a message ts such as 1700000000.000100')
     .optional(),
   questions: z.unknown(),
+  text: z.string().trim().min(1).max(2000).optional(),
   timeout: z.string().optional(),
   timeoutPolicy: z.enum(TIMEOUT_POLICIES).optional(),
   answerers: z.union([z.literal('anyone'), z.array(z.string())]).optional(),
@@ -65,7 +68,8 @@ const bodySchema = z.strictObject({
 });
 
 /**
- * Decodes the JSON body of `POST /v1/asks`: where to ask (`channel` or `user`, optional `threadTs`), the
+ * Decodes the JSON body of `POST /v1/asks`: where to ask (`channel` or `user`, optional `threadTs`), an
+ * optional intro `text` (at most 2000 characters, shown escaped above the questions), the
  * `questions` in exactly the `ask_question` contract with the same lenient decoding (a refusal carries the
  * very text a model gets for the same arguments), and the optional `timeout` (the `ASK_TIMEOUT` syntax),
  * `timeoutPolicy`, `answerers` (`anyone` or a list of U…, W…, S… ids) and `metadata` (a JSON object of at
@@ -141,6 +145,7 @@ export function decodeAskRequest(
       answerers,
       metadata: fields.metadata ?? null,
       callbackUrl: fields.callbackUrl ?? null,
+      intro: fields.text ?? null,
     },
   };
 }

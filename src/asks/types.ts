@@ -60,6 +60,8 @@ export interface AskDefinition {
   createdAt: string;
   /** A program's own data about the ask (JSON object, at most 4 KB), returned as given. */
   metadata?: Record<string, unknown> | null;
+  /** A line a program shows above the questions (escaped like model text), at most 2000 characters. */
+  intro?: string | null;
 }
 
 /** `open` until every question has a resolution; then `resolved`. */

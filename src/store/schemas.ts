@@ -168,6 +168,7 @@ export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
   waiter: waiterSchema,
   ...askDefinitionFields,
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  intro: z.string().max(2000).nullable().optional(),
 });
 
 /** AskDefinition version 1, as written until the ask became its own entity: always a turn's ask. */

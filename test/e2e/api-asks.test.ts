@@ -102,7 +102,12 @@ describe('the ask API', () => {
   it('a script asks, a person clicks, and the long-poll returns the answer', async () => {
     const h = await start();
     const created = await call(h, 'POST', '/v1/asks', {
-      body: { channel: 'C0OPS', questions: QUESTIONS, metadata: { build: 4242 } },
+      body: {
+        channel: 'C0OPS',
+        questions: QUESTIONS,
+        metadata: { build: 4242 },
+        text: 'Release <!here> 2.41',
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -117,6 +122,9 @@ describe('the ask API', () => {
     const posted = h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true);
     expect(posted).toHaveLength(1);
     expect(posted[0]?.args.thread_ts).toBeUndefined();
+    const postedBlocks = JSON.stringify(posted[0]?.args.blocks);
+    expect(postedBlocks).toContain('Release &lt;!here&gt; 2.41');
+    expect(postedBlocks).not.toContain('hp.cancel');
 
     const polled = call(h, 'GET', `/v1/asks/${id}?wait=20`);
     expect((await h.send(click(h, 'C0OPS', ts, 'U0BOB', 'hp.option.0.1'))).status).toBe(200);

@@ -77,6 +77,9 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
   const deadline = ask.deadline ?? (options.now === undefined ? null : options.now + ask.timeoutMs);
   const blocks: KnownBlock[] = [];
   const count = ask.questions.length;
+  // A program's intro line, escaped like model text.
+  if (ask.intro)
+    blocks.push(section(ask, revision, 'x', 'intro', escapeAndTruncate(ask.intro, SLACK_LIMITS.sectionText)));
 
   ask.questions.forEach((question, questionIndex) => {
     if (questionIndex > 0)
@@ -92,7 +95,8 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
     }
   });
 
-  if (ask.status === 'open') blocks.push(cancelBlock(ask, revision));
+  // Only a turn's requester can cancel from Slack; a program cancels its own ask through the API.
+  if (ask.status === 'open' && ask.waiter.kind === 'turn') blocks.push(cancelBlock(ask, revision));
   return { text: fallbackText(ask), blocks };
 }
 

@@ -489,3 +489,23 @@ describe('renderAskMessage content', () => {
     }
   });
 });
+
+describe('renderAskMessage for an ask a program opened', () => {
+  const programAsk = (extra: Partial<AskRecord> = {}) =>
+    askRecord({ scope: 'ask-p1', waiter: { kind: 'api', clientName: 'deploy-script' }, ...extra });
+
+  it('shows its intro first, escaped like model text, and offers no Cancel (the program cancels through the API)', () => {
+    const rendered = renderAskMessage(programAsk({ intro: 'Release <!channel> 2.41 & more' }));
+    const first = rendered.blocks[0] as { type: string; text?: { text: string } };
+    expect(first.type).toBe('section');
+    expect(first.text?.text).toBe('Release &lt;!channel&gt; 2.41 &amp; more');
+    expect(JSON.stringify(rendered.blocks)).not.toContain('hp.cancel');
+    expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
+  });
+
+  it("a turn's ask keeps its Cancel and has no intro block", () => {
+    const rendered = renderAskMessage(askRecord());
+    expect(JSON.stringify(rendered.blocks)).toContain('hp.cancel');
+    expect(JSON.stringify(rendered.blocks)).not.toContain('.intro');
+  });
+});
