@@ -10,8 +10,7 @@ import { verifyWebhook } from '../../src/api/webhook-signature.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';
-import { type SlackHarness, startSlackHarness, TEST_SIGNING_SECRET } from '../support/slack-harness.js';
-import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+import { clickMessageRequest, type SlackHarness, startSlackHarness } from '../support/slack-harness.js';
 
 const DEPLOY = `deploy-script:${'d'.repeat(40)}`;
 const OTHER = `other-bot:${'o'.repeat(40)}`;
@@ -83,21 +82,6 @@ async function storedKeys(h: SlackHarness): Promise<string[]> {
   return (await h.redis.keys(`${h.storePrefix}:*`)).sort();
 }
 
-/** A signed click on `actionId` of the ask message `ts` in `channel`, by `user`. */
-function click(h: SlackHarness, channel: string, ts: string, user: string, actionId: string) {
-  const message = h.fake.message(channel, ts);
-  return blockActionRequest(
-    {
-      user,
-      channel,
-      actions: [buttonActionFromBlocks(message?.blocks, actionId)],
-      message: { ts, blocks: message?.blocks },
-      responseUrl: h.fake.responseUrl(),
-    },
-    { secret: TEST_SIGNING_SECRET },
-  );
-}
-
 describe('the ask API', () => {
   it('a script asks, a person clicks, and the long-poll returns the answer', async () => {
     const h = await start();
@@ -127,7 +111,7 @@ describe('the ask API', () => {
     expect(postedBlocks).not.toContain('hp.cancel');
 
     const polled = call(h, 'GET', `/v1/asks/${id}?wait=20`);
-    expect((await h.send(click(h, 'C0OPS', ts, 'U0BOB', 'hp.option.0.1'))).status).toBe(200);
+    expect((await h.send(clickMessageRequest(h, 'C0OPS', ts, 'U0BOB', 'hp.option.0.1'))).status).toBe(200);
     const answered = await polled;
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ id, status: 'resolved', metadata: { build: 4242 } });

@@ -8,8 +8,12 @@ import type { CliIo } from '../../src/cli/cli-io.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';
-import { type SlackHarness, startSlackHarness, TEST_SIGNING_SECRET } from '../support/slack-harness.js';
-import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+import {
+  clickMessageRequest,
+  firstAskTs,
+  type SlackHarness,
+  startSlackHarness,
+} from '../support/slack-harness.js';
 
 const TOKEN = 't'.repeat(40);
 
@@ -80,22 +84,7 @@ describe('holdpoint ask', () => {
     const { h, run } = await start();
     const { io, code } = run(ASK);
     await askedId(io);
-    const posted = await h.fake.waitForCall(
-      'chat.postMessage',
-      (call) => Array.isArray(call.args.blocks),
-      10_000,
-    );
-    const ts = String(posted.response.ts);
-    const blocks = h.fake.message('C0OPS', ts)?.blocks;
-    const click = blockActionRequest(
-      {
-        user: 'U0BOB',
-        channel: 'C0OPS',
-        actions: [buttonActionFromBlocks(blocks, 'hp.option.0.1')],
-        message: { ts, blocks },
-      },
-      { secret: TEST_SIGNING_SECRET },
-    );
+    const click = clickMessageRequest(h, 'C0OPS', await firstAskTs(h), 'U0BOB', 'hp.option.0.1');
     expect((await h.send(click)).status).toBe(200);
     expect(await code).toBe(ASK_EXIT.answered);
     expect(io.out.join('')).toBe('Deploy: Hold (answered by U0BOB)\n');

@@ -10,8 +10,12 @@ import { parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';
-import { type SlackHarness, startSlackHarness, TEST_SIGNING_SECRET } from '../support/slack-harness.js';
-import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+import {
+  clickMessageRequest,
+  firstAskTs,
+  type SlackHarness,
+  startSlackHarness,
+} from '../support/slack-harness.js';
 
 const TOKEN = 'm'.repeat(40);
 const QUESTIONS = [
@@ -50,24 +54,10 @@ async function connect(h: SlackHarness, token = TOKEN): Promise<Client> {
 }
 
 async function clickFirstAsk(h: SlackHarness, label: string): Promise<void> {
-  const posted = await h.fake.waitForCall(
-    'chat.postMessage',
-    (call) => Array.isArray(call.args.blocks),
-    10_000,
-  );
-  const ts = String(posted.response.ts);
-  const blocks = h.fake.message('C0OPS', ts)?.blocks;
   const actionId = label === 'Hold' ? 'hp.option.0.1' : 'hp.option.0.0';
-  const request = blockActionRequest(
-    {
-      user: 'U0BOB',
-      channel: 'C0OPS',
-      actions: [buttonActionFromBlocks(blocks, actionId)],
-      message: { ts, blocks },
-    },
-    { secret: TEST_SIGNING_SECRET },
+  expect((await h.send(clickMessageRequest(h, 'C0OPS', await firstAskTs(h), 'U0BOB', actionId))).status).toBe(
+    200,
   );
-  expect((await h.send(request)).status).toBe(200);
 }
 
 describe('the MCP server', () => {

@@ -253,3 +253,37 @@ export function askRefOf(ask: PostedAsk): { turnId: string; askId: string } {
   }
   throw new Error('no holdpoint control in the ask blocks');
 }
+
+/**
+ * A signed click on the control `actionId` of the message `ts` in `channel` (as the fake Slack holds it),
+ * by `user`: for asks posted as new messages (the ask API), which {@link clickRequest} does not cover.
+ */
+export function clickMessageRequest(
+  h: SlackHarness,
+  channel: string,
+  ts: string,
+  user: string,
+  actionId: string,
+): SignedSlackRequest {
+  const blocks = h.fake.message(channel, ts)?.blocks;
+  return blockActionRequest(
+    {
+      user,
+      channel,
+      actions: [buttonActionFromBlocks(blocks, actionId)],
+      message: { ts, blocks },
+      responseUrl: h.fake.responseUrl(),
+    },
+    { secret: TEST_SIGNING_SECRET },
+  );
+}
+
+/** Waits for the first ask message (a chat.postMessage with blocks) and returns its `ts`. */
+export async function firstAskTs(h: SlackHarness, timeoutMs = 10_000): Promise<string> {
+  const posted = await h.fake.waitForCall(
+    'chat.postMessage',
+    (call) => Array.isArray(call.args.blocks),
+    timeoutMs,
+  );
+  return String(posted.response.ts);
+}
