@@ -1,3 +1,8 @@
+/** The post key of an ask's message: its post mark holds the message `ts` as soon as Slack returned it. */
+export function askPostKey(askId: string): string {
+  return `ask-${askId}`;
+}
+
 /**
  * Small Redis-backed facts the Slack surface keeps so that retries never post twice and thread replies
  * reach the bot only in threads it takes part in. Implemented by `RedisSlackMarks` in src/store/.

@@ -6,7 +6,7 @@ import type { EngineLogger } from '../asks/logger.js';
 import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
 import { encodeMessageRef } from './message-ref.js';
-import type { SlackMarks } from './slack-marks.js';
+import { askPostKey, type SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
 import { syncAskMessage } from './sync-ask-message.js';
 
@@ -92,7 +92,7 @@ export class SlackSurface implements Surface {
 
   async showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string> {
     const rendered = renderAskMessage(ask, { now: Date.now() });
-    const ts = await this.postOnce(conversation, `ask-${ask.askId}`, {
+    const ts = await this.postOnce(conversation, askPostKey(ask.askId), {
       text: rendered.text,
       blocks: rendered.blocks,
     });

@@ -6,6 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANSWER_MODAL_CALLBACK_ID, encodeModalMetadata } from '../../src/slack/blocks/action-ids.js';
+import { askPostKey } from '../../src/slack/slack-marks.js';
+import { RedisSlackMarks } from '../../src/store/redis-slack-marks.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { askingModel } from '../support/scripted-model.js';
@@ -185,5 +187,47 @@ describe('Slack end to end: a click answers only the ask shown in the message it
     const other = await h.store.getAsk(two.turnId, two.askId);
     expect(other?.status).toBe('open');
     expect(other?.resolutions).toEqual([null]);
+  });
+});
+
+describe('a click in the moment between the post and marking the ask shown', () => {
+  it('counts when it comes from the message just posted for the ask (its post mark), and only then', async () => {
+    const model = askingModel(CHOICE_ASK);
+    harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
+    const h = harness;
+    const shown = await mentionAndWaitForAsk(h, { eventId: 'EvJustPosted1' });
+    const ref = askRefOf(shown);
+    // Put the ask back to "posted, not yet marked shown": its message is known only by the post mark.
+    await h.redis.hdel(h.store.keys.ask(ref.turnId, ref.askId), 'messageRef', 'shownAt', 'deadline');
+    expect((await h.store.getAsk(ref.turnId, ref.askId))?.messageRef).toBeNull();
+    const marks = new RedisSlackMarks(h.redis, { prefix: h.storePrefix });
+    expect(await marks.getPost(askPostKey(ref.askId))).toBe(shown.ts);
+
+    const elsewhere = h.fake.seedMessage({
+      channel: shown.channel,
+      user: 'U0BOT',
+      text: 'other',
+      ts: '1780000000.000777',
+      threadTs: shown.threadTs,
+    });
+    const fromElsewhere = blockActionRequest(
+      {
+        user: 'U0BOB',
+        channel: shown.channel,
+        actions: [buttonActionFromBlocks(shown.blocks, 'hp.option.0.0')],
+        message: { ts: elsewhere.ts, thread_ts: shown.threadTs, blocks: shown.blocks },
+      },
+      { secret: TEST_SIGNING_SECRET },
+    );
+    expect((await h.send(fromElsewhere)).status).toBe(200);
+    await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the refusal');
+    expect((await h.store.getAsk(ref.turnId, ref.askId))?.status).toBe('open');
+
+    expect((await h.send(clickRequest(h, shown, 'U0BOB', 'hp.option.0.1'))).status).toBe(200);
+    await waitFor(
+      async () => (await h.store.getAsk(ref.turnId, ref.askId))?.status === 'resolved',
+      5000,
+      'the answer',
+    );
   });
 });

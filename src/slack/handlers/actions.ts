@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { QuestionResolution } from '../../ask/types.js';
+import type { AskRecord } from '../../asks/types.js';
 import { StateError } from '../../errors.js';
 import {
   ACTION_ID_PATTERN,
@@ -17,6 +18,7 @@ import {
   wrongMessageText,
 } from '../blocks/render-notices.js';
 import { parseMessageRef } from '../message-ref.js';
+import { askPostKey } from '../slack-marks.js';
 import { inAllowedGroup, mayAnswer } from './answerer-check.js';
 import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
@@ -107,7 +109,7 @@ async function handleAction(
     channel: payload.container?.channel_id ?? payload.channel?.id,
     messageTs: payload.container?.message_ts ?? payload.message?.ts,
   };
-  if (!comesFromAskMessage(ask, claimed)) {
+  if (!comesFromAskMessage(ask, claimed) && !(await justPosted(deps, ask, claimed))) {
     await ack();
     deps.engine.log.warn(
       { askId: ref.askId, userId, ...claimed, storedMessage: ask.messageRef },
@@ -212,4 +214,19 @@ async function handleAction(
     );
   }
   await afterAck(() => reportTransition(deps, client, result, target, questionIndex));
+}
+
+/**
+ * A click on an ask whose message was posted but not yet recorded as shown (the post mark has the `ts` as
+ * soon as Slack returned it; marking the ask shown follows a moment later): the click counts when it comes
+ * from exactly that message.
+ */
+async function justPosted(
+  deps: SlackHandlerDeps,
+  ask: AskRecord,
+  claimed: { channel: string | undefined; messageTs: string | undefined },
+): Promise<boolean> {
+  if (ask.messageRef !== null || !claimed.messageTs) return false;
+  const ts = await deps.marks.getPost(askPostKey(ask.askId));
+  return claimed.channel === ask.conversation.channel && ts === claimed.messageTs;
 }
