@@ -422,7 +422,16 @@ export async function startRuntime(
       ],
     });
     // The server stops taking Slack requests first.
-    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Idle keep-alive sockets go at once; a long-poll or an MCP stream still open after a second is cut
+          // (its client asks again; the ask does not depend on the connection), so SIGTERM never waits for them.
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 1000).unref();
+        }),
+    );
     logger.info({ port: config.http.port, role: config.role }, 'holdpoint is running');
     return { config, server, stop: stopAll };
   } catch (error) {

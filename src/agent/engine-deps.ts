@@ -79,8 +79,9 @@ export type AdvanceOutcome =
 
 /**
  * Completes engine dependencies with their {@link AskService}: over the same store, the scheduler as its
- * timers, the surface, a {@link TurnWaiter} for turns' asks and a {@link ProgramWaiter} for programs'. Checkpoints and metrics are read from the returned
- * object when they happen, so a test may set `onCheckpoint` later.
+ * timers, the surface, a {@link TurnWaiter} for turns' asks and a {@link ProgramWaiter} for programs'.
+ * Checkpoints and metrics are read from the returned object when they happen, so a test may set
+ * `onCheckpoint` later.
  */
 export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
   const full = { ...deps } as EngineDeps;
@@ -94,6 +95,7 @@ export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
         deps.store,
         (conversation, ask) => full.asks.show(conversation, ask),
         deps.scheduler,
+        (ask) => full.asks.syncQuietly(ask),
       ),
     },
     log: deps.log,

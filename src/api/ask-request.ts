@@ -128,10 +128,7 @@ export function decodeAskRequest(
       );
     answerers = policy.policy;
   }
-  if (
-    fields.metadata !== undefined &&
-    Buffer.byteLength(JSON.stringify(fields.metadata)) > METADATA_MAX_BYTES
-  )
+  if (fields.metadata !== undefined && !(metadataSize(fields.metadata) <= METADATA_MAX_BYTES))
     return refused('invalid_request', `metadata: at most ${METADATA_MAX_BYTES} bytes of JSON`, 'metadata');
 
   return {
@@ -152,4 +149,13 @@ export function decodeAskRequest(
 
 function refused(code: string, message: string, path: string): { ok: false; problem: ApiProblem } {
   return { ok: false, problem: { code, message, path } };
+}
+
+/** Bytes of `metadata` as JSON; Infinity when it cannot be serialized (nested too deep for the stack). */
+function metadataSize(metadata: Record<string, unknown>): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(metadata));
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
 }

@@ -11,7 +11,7 @@ import { askToolDefinitionFor } from '../ask/ask-schema.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution } from '../ask/types.js';
 import type { AskRecord } from '../asks/types.js';
-import { type AskApiDeps, HttpProblem, openProgramAsk, owned } from './ask-api.js';
+import { type AskApiDeps, DEFAULT_RATE_PER_MINUTE, HttpProblem, openProgramAsk, owned } from './ask-api.js';
 import { authenticate } from './bearer-auth.js';
 
 /** How often a waiting `ask_question` call tells the client it is still waiting, in ms (MCP progress). */
@@ -125,6 +125,17 @@ export function createMcpHandler(
       res.end(
         JSON.stringify({
           error: { code: 'unauthorized', message: 'missing or unknown bearer token', path: '' },
+        }),
+      );
+      return;
+    }
+    const perMinute = deps.ratePerMinute ?? DEFAULT_RATE_PER_MINUTE;
+    if ((await deps.marks.countRequest(client, 60_000, deps.now())) > perMinute) {
+      req.resume();
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60' });
+      res.end(
+        JSON.stringify({
+          error: { code: 'rate_limited', message: `more than ${perMinute} requests in a minute`, path: '' },
         }),
       );
       return;

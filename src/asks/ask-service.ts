@@ -171,7 +171,10 @@ export class AskService {
       input.userId,
       new Date(deps.now()).toISOString(),
     );
-    if (result.status === 'completed' && result.ask) await this.#resolved(result.ask);
+    if (result.status === 'completed' && result.ask) {
+      await this.#resolved(result.ask);
+      deps.observe?.({ type: 'ask-resolved', how: 'canceled', waitedMs: null });
+    }
     return result;
   }
 

@@ -16,6 +16,9 @@ export const ASK_EXIT = {
   canceled: 4,
 } as const;
 
+/** How long `holdpoint ask` keeps looking again while the server cannot be reached during the wait, in ms. */
+const RECONNECT_FOR_MS = 5 * 60 * 1000;
+
 const USAGE = `holdpoint ask --channel C… | --user U… [--thread TS] --question "…" [--header "…"] --option "…" [--option "…" …]
                  [--multi] [--timeout 10m] [--json]
 holdpoint ask [--channel C… | --user U…] [--timeout 10m] [--json] FILE|-   (the full {"questions": […]} form)
@@ -65,14 +68,23 @@ async function runAsk(
     return ASK_EXIT.failed;
   }
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      // The server could not be reached (refused, reset, a bad HOLDPOINT_URL): status 0.
+      const cause =
+        error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      const body: AskViewBody = { error: { message: `cannot reach ${url}: ${cause}` } };
+      return { status: 0, body };
+    }
     const text = await response.text();
     let parsed: AskViewBody = {};
     try {
@@ -123,7 +135,15 @@ async function runAsk(
   let questions: unknown;
   if (positionals.length > 0) {
     const source = positionals[0] ?? '-';
-    const text = source === '-' ? await io.readStdin() : await io.readFile(source);
+    let text: string;
+    try {
+      text = source === '-' ? await io.readStdin() : await io.readFile(source);
+    } catch (error) {
+      io.stderr(
+        `holdpoint ask: cannot read ${source}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
+      return ASK_EXIT.invalid;
+    }
     try {
       const parsed = JSON.parse(text) as { questions?: unknown };
       questions = parsed && typeof parsed === 'object' && 'questions' in parsed ? parsed.questions : parsed;
@@ -159,8 +179,23 @@ async function runAsk(
   const id = created.body.id ?? '';
   io.stderr(`asked: ${id} (holdpoint ask cancel ${id})\n`);
   let view = created.body;
+  // The ask does not depend on this connection: while the server cannot be reached (a restart), look
+  // again every second, for up to RECONNECT_FOR_MS.
+  let unreachableSince: number | null = null;
   while (view.status === 'open') {
     const polled = await api('GET', `/v1/asks/${encodeURIComponent(id)}?wait=60`);
+    if (polled.status === 0 || polled.status >= 500) {
+      unreachableSince ??= Date.now();
+      if (Date.now() - unreachableSince > RECONNECT_FOR_MS) {
+        io.stderr(
+          `holdpoint ask: gave up waiting for ${id}: ${polled.body.error?.message ?? polled.status}\n`,
+        );
+        return ASK_EXIT.failed;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      continue;
+    }
+    unreachableSince = null;
     if (polled.status !== 200) {
       io.stderr(
         `holdpoint ask: the API answered ${polled.status} while waiting: ${polled.body.error?.message ?? ''}\n`,

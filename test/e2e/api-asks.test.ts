@@ -148,6 +148,11 @@ describe('the ask API', () => {
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ id, status: 'canceled' });
     expect((await call(h, 'DELETE', `/v1/asks/${id}`)).status).toBe(409);
+    // The message shows the cancel (no live buttons), and the cancel is counted.
+    const update = await h.fake.waitForCall('chat.update', undefined, 5000);
+    expect(JSON.stringify(update.args.blocks)).not.toContain('hp.option');
+    const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/holdpoint_asks_canceled_total 1/);
     expect((await call(h, 'GET', `/v1/asks/${id}`)).body).toMatchObject({ status: 'canceled' });
   });
 
@@ -233,6 +238,14 @@ describe('the ask API', () => {
         'invalid_request',
       ],
       ['an unknown ask', call(h, 'GET', '/v1/asks/nope'), 404, 'not_found'],
+      [
+        'metadata nested too deep to serialize',
+        call(h, 'POST', '/v1/asks', {
+          raw: `{"channel":"C0OPS","questions":[{"question":"Q?","options":["A","B"]}],"metadata":{"a":${'['.repeat(5000)}${']'.repeat(5000)}}}`,
+        }),
+        400,
+        'invalid_request',
+      ],
     ];
     for (const [name, pending, status, code] of cases) {
       const result = await pending;

@@ -129,4 +129,14 @@ describe('holdpoint ask', () => {
     expect(code).toBe(ASK_EXIT.failed);
     expect(io.err.join('')).toContain('401');
   });
+
+  it('exits 1 (not 2) when the server cannot be reached', async () => {
+    const io = recordingIo();
+    const code = await askCommand({ HOLDPOINT_URL: 'http://127.0.0.1:9', HOLDPOINT_TOKEN: TOKEN }).run(
+      ASK,
+      io,
+    );
+    expect(code).toBe(ASK_EXIT.failed);
+    expect(io.err.join('')).toContain('cannot reach');
+  });
 });

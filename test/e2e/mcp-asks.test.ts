@@ -129,4 +129,27 @@ describe('the MCP server', () => {
     const other = await connect(h, 'x'.repeat(40)).catch((error: unknown) => error);
     expect(other).toBeInstanceOf(Error);
   });
+
+  it("MCP requests count against the token's rate like the API's: 429 past API_RATE_LIMIT", async () => {
+    harness = await startSlackHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'unused' })),
+      env: { API_TOKENS: `claude-code:${TOKEN}`, API_RATE_LIMIT: '3' },
+    });
+    const statuses: number[] = [];
+    for (let n = 0; n < 5; n++) {
+      const response = await fetch(`${harness.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/list' }),
+      });
+      await response.text();
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(3)).toEqual([429, 429]);
+  });
 });

@@ -101,6 +101,23 @@ describe('the ask API on the built app', () => {
     ]);
   });
 
+  it('SIGTERM while a long-poll waits: the process exits 0 at once instead of waiting for it', async () => {
+    const app = await start('all');
+    const created = await api(app, 'POST', '/v1/asks', { channel: 'C0OPS', questions: QUESTIONS });
+    const polling = fetch(`${app.baseUrl}/v1/asks/${String(created.body.id)}?wait=60`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    }).then(
+      () => 'returned',
+      () => 'cut',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    const exit = await app.stop('SIGTERM', 20_000);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(['returned', 'cut']).toContain(await polling);
+  });
+
   it('a worker SIGKILLed mid-delivery: the next worker delivers the webhook, same delivery id, once after its 2xx', async () => {
     const received: Array<{ delivery: string; valid: boolean; at: number }> = [];
     let hang: ServerResponse | null = null;
