@@ -54,9 +54,9 @@ const bodySchema = z.strictObject({
     .string()
     .regex(/^\d{1,12}\.\d{1,8}$/, 'expected a message ts such as 1700000000.000100')
     .optional(),
-  questions: z.unknown(),
+  questions: z.unknown().optional(),
   text: z.string().trim().min(1).max(2000).optional(),
-  timeout: z.string().optional(),
+  timeout: z.union([z.string(), z.number()]).optional(),
   timeoutPolicy: z.enum(TIMEOUT_POLICIES).optional(),
   answerers: z.union([z.literal('anyone'), z.array(z.string())]).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
@@ -107,7 +107,8 @@ export function decodeAskRequest(
 
   let timeoutMs = defaults.timeoutMs;
   if (fields.timeout !== undefined) {
-    const ms = parseDuration(fields.timeout);
+    // The `ASK_TIMEOUT` syntax: a duration such as `10m`, or a plain number of seconds (text or a JSON number).
+    const ms = parseDuration(String(fields.timeout));
     if (ms === null || ms < ASK_TIMEOUT_BOUNDS.minMs || ms > ASK_TIMEOUT_BOUNDS.maxMs)
       return refused(
         'invalid_request',

@@ -94,6 +94,11 @@ export function createMcpHandler(
         }
         if (request.params.name !== askTool.name) return errorResult(`Unknown tool ${request.params.name}.`);
         const { channel, ...questions } = args;
+        const unknown = Object.keys(args).filter((key) => key !== 'channel' && key !== 'questions');
+        if (unknown.length > 0)
+          return errorResult(
+            `Unknown argument ${unknown.map((key) => `"${key}"`).join(', ')}: ask_question takes "questions" and an optional "channel". Nothing was asked.`,
+          );
         const target = typeof channel === 'string' ? channel : deps.defaultChannel;
         if (!target)
           return errorResult('Give "channel" (a Slack channel id): this server has no MCP_DEFAULT_CHANNEL.');

@@ -91,6 +91,18 @@ describe('the MCP server', () => {
     expect(progress[0]).toContain(String(id));
   });
 
+  it('ask_question refuses arguments it does not take (as the API does) and asks nothing', async () => {
+    const h = await start();
+    const client = await connect(h);
+    const result = await client.callTool({
+      name: 'ask_question',
+      arguments: { questions: QUESTIONS, user: 'U0BOB' },
+    });
+    expect(result.isError).toBe(true);
+    expect((result.content as Array<{ text: string }>)[0]?.text).toContain('Unknown argument "user"');
+    expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
   it('a client that disconnected gets the result with get_ask_result', async () => {
     const h = await start();
     const first = await connect(h);
