@@ -1,5 +1,4 @@
-import { type AskResultAnswer, formatAskResult, parseAskResultJson } from '../ask/format-ask-result.js';
-import type { QuestionResolution } from '../ask/types.js';
+import { type AskResultAnswer, askResultAnswer } from '../ask/format-ask-result.js';
 import type { AskRecord } from '../asks/types.js';
 import { parseMessageRef } from '../slack/message-ref.js';
 
@@ -20,20 +19,10 @@ export interface AskView {
 
 /** The API view of a stored ask. Pure. */
 export function askView(ask: AskRecord): AskView {
-  const resolved = ask.questions.flatMap((question, index) => {
+  const answers = ask.questions.flatMap((question, index) => {
     const resolution = ask.resolutions[index];
-    return resolution ? [{ question, resolution }] : [];
+    return resolution ? [askResultAnswer(question, resolution)] : [];
   });
-  const answers =
-    resolved.length === 0
-      ? []
-      : (parseAskResultJson(
-          formatAskResult(
-            resolved.map((entry) => entry.question),
-            resolved.map((entry): QuestionResolution => entry.resolution),
-            { timeoutMs: ask.timeoutMs },
-          ),
-        )?.answers ?? []);
   const canceled = ask.status === 'resolved' && ask.resolutions.some((r) => r?.status === 'canceled');
   const ref = parseMessageRef(ask.messageRef);
   return {

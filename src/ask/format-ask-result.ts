@@ -67,7 +67,7 @@ export function formatAskResult(
   questions.forEach((question, index) => {
     const resolution = resolutions[index] as QuestionResolution;
     lines.push(`${index + 1}. ${oneLine(question.question)} -> ${summarize(resolution, options.timeoutMs)}`);
-    answers.push(toAnswer(question, resolution));
+    answers.push(askResultAnswer(question, resolution));
   });
   const note = formatAskSuccessNote(options.ignoredKeys ?? []);
   if (note !== null) {
@@ -77,7 +77,8 @@ export function formatAskResult(
   return `${lines.join('\n')}\n\n${FENCE_OPEN}${JSON.stringify(json, null, 2)}${FENCE_CLOSE}`;
 }
 
-function toAnswer(question: AskQuestion, resolution: QuestionResolution): AskResultAnswer {
+/** One entry of the JSON block for a question and its resolution (also what the ask API returns). Pure. */
+export function askResultAnswer(question: AskQuestion, resolution: QuestionResolution): AskResultAnswer {
   const answer: AskResultAnswer = {
     header: question.header,
     question: question.question,

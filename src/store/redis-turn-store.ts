@@ -242,7 +242,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   }
 
   /**
-   * See {@link TurnStore.answerQuestion}. The person checked against the answerer policy is
+   * See {@link AskStore.answerQuestion}. The person checked against the answerer policy is
    * `resolution.answeredBy` (null counts as nobody: only the `anyone` policy accepts it).
    * @throws StateError `state_invalid_argument` when `questionIndex` is not an integer in `[0, questions)`.
    */
@@ -282,7 +282,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   }
 
   /**
-   * See {@link TurnStore.resolveOpenQuestions}. `fallbacks[i]` is used for question `i` when it is unresolved.
+   * See {@link AskStore.resolveOpenQuestions}. `fallbacks[i]` is used for question `i` when it is unresolved.
    * @throws StateError `state_invalid_argument` when there are fewer fallbacks than questions (nothing written).
    */
   async resolveOpenQuestions(
