@@ -3,14 +3,12 @@
  * script opens an ask, a person answers it with a signed click, and the script's long-poll returns the
  * answer; timeouts, cancels, idempotent creates, and every refusal with nothing stored or posted.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../src/api/webhook-signature.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { scriptedModel } from '../support/scripted-model.js';
 import { clickMessageRequest, type SlackHarness, startSlackHarness } from '../support/slack-harness.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const DEPLOY = `deploy-script:${'d'.repeat(40)}`;
 const OTHER = `other-bot:${'o'.repeat(40)}`;
@@ -291,51 +289,26 @@ describe('the ask API', () => {
 
   it('a callbackUrl gets one signed ask.resolved webhook: retried after a 500, delivered once, one delivery id', async () => {
     const secret = 'w'.repeat(40);
-    const received: Array<{
-      delivery: string;
-      valid: boolean;
-      body: Record<string, unknown>;
-      status: number;
-    }> = [];
-    const receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        const status = received.length === 0 ? 500 : 200;
-        received.push({
-          delivery: String(req.headers['x-holdpoint-delivery']),
-          valid: verifyWebhook(
-            secret,
-            {
-              timestamp: req.headers['x-holdpoint-timestamp'] as string,
-              signature: req.headers['x-holdpoint-signature'] as string,
-            },
-            body,
-            Math.floor(Date.now() / 1000),
-          ),
-          body: JSON.parse(body) as Record<string, unknown>,
-          status,
-        });
-        res.writeHead(status).end();
-      });
+    const statuses: number[] = [];
+    const receiver = await startWebhookReceiver(secret, (index, res) => {
+      statuses.push(index === 0 ? 500 : 200);
+      res.writeHead(index === 0 ? 500 : 200).end();
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    const received = receiver.received;
     try {
-      const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/holdpoint`;
+      const callbackUrl = receiver.url;
       const h = await start({ WEBHOOK_SECRET: secret });
       const created = await call(h, 'POST', '/v1/asks', {
         body: { channel: 'C0OPS', questions: QUESTIONS, callbackUrl, timeout: '1s' },
       });
       expect(created.status).toBe(201);
-      await waitFor(async () => received.some((r) => r.status === 200), 30_000, 'a delivered webhook');
+      await waitFor(async () => statuses.includes(200), 30_000, 'a delivered webhook');
       await waitFor(
         async () => (await h.queue.getJobCounts('wait', 'active', 'delayed')).delayed === 0,
         10_000,
         'no retry pending',
       );
-      expect(received.map((r) => r.status)).toEqual([500, 200]);
+      expect(statuses).toEqual([500, 200]);
       expect(new Set(received.map((r) => r.delivery))).toEqual(
         new Set([`ask-resolved-${String(created.body.id)}`]),
       );
@@ -345,7 +318,7 @@ describe('the ask API', () => {
         ask: { id: created.body.id, status: 'resolved' },
       });
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 

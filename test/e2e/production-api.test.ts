@@ -4,15 +4,14 @@
  * the result on re-poll against its restart; a worker SIGKILLed in the middle of a webhook delivery leaves
  * the delivery to the next worker, with the same delivery id, and it is not sent again after its 2xx.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../src/api/webhook-signature.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
 import { freePort, type RedisServerHandle } from '../support/redis-server.js';
 import { TEST_SIGNING_SECRET } from '../support/slack-harness.js';
 import { blockActionRequest, buttonActionFromBlocks } from '../support/slack-payloads.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { type ProductionApp, startProductionApp } from './support/production-app.js';
 import { productionEnv, startComposeRedis } from './support/production-env.js';
 
@@ -119,37 +118,17 @@ describe('the ask API on the built app', () => {
   });
 
   it('a worker SIGKILLed mid-delivery: the next worker delivers the webhook, same delivery id, once after its 2xx', async () => {
-    const received: Array<{ delivery: string; valid: boolean; at: number }> = [];
     let hang: ServerResponse | null = null;
-    const receiver = createServer((req: IncomingMessage, res: ServerResponse) => {
-      let body = '';
-      req.on('data', (chunk) => {
-        body += chunk;
-      });
-      req.on('end', () => {
-        received.push({
-          delivery: String(req.headers['x-holdpoint-delivery']),
-          valid: verifyWebhook(
-            SECRET,
-            {
-              timestamp: req.headers['x-holdpoint-timestamp'] as string,
-              signature: req.headers['x-holdpoint-signature'] as string,
-            },
-            body,
-            Math.floor(Date.now() / 1000),
-          ),
-          at: Date.now(),
-        });
-        // The first delivery never gets an answer: its worker is killed while it waits.
-        if (received.length === 1) hang = res;
-        else res.writeHead(200).end();
-      });
+    // The first delivery never gets an answer: its worker is killed while it waits.
+    const receiver = await startWebhookReceiver(SECRET, (index, res) => {
+      if (index === 0) hang = res;
+      else res.writeHead(200).end();
     });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    const received = receiver.received;
     try {
       const web = await start('web');
       const firstWorker = await start('worker');
-      const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const callbackUrl = receiver.url;
       const created = await api(web, 'POST', '/v1/asks', {
         channel: 'C0OPS',
         questions: QUESTIONS,
@@ -178,7 +157,7 @@ describe('the ask API on the built app', () => {
       );
       expect(received.every((r) => r.valid)).toBe(true);
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 });
