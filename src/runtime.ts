@@ -20,13 +20,18 @@ import type { Logger } from './log.js';
 import { createLanguageModel } from './model/create-model.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { checkRedis } from './ops/redis-checks.js';
-import { createRedisConnections, type RedisConnections } from './ops/redis-connections.js';
+import {
+  createRedisConnections,
+  createSubscriberConnection,
+  type RedisConnections,
+} from './ops/redis-connections.js';
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
 import { SlackSurface } from './slack/slack-surface.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
+import { RedisAskChanges } from './store/redis-ask-changes.js';
 import { RedisSlackMarks } from './store/redis-slack-marks.js';
 import { RedisTurnStore } from './store/redis-turn-store.js';
 
@@ -47,6 +52,11 @@ export interface RuntimeTuning {
   model?: LanguageModel;
   /** Tools the agent may call besides `ask_question` (default none). */
   tools?: AgentTool[];
+  /**
+   * How often a long-poll or MCP call looks at its ask without an announcement, in ms (default 1000). Tests
+   * set it past their wait so that only the announcement can return them.
+   */
+  askPollIntervalMs?: number;
 }
 
 /** A running holdpoint process: what `main` starts and stops. */
@@ -240,7 +250,21 @@ export async function startRuntime(
       'connected to Slack',
     );
 
+    const serveApi = (config.role === 'web' || config.role === 'all') && config.api.tokens.length > 0;
+    // Every role announces resolved asks (a click on the web, a timeout on the worker); the processes that
+    // serve the API also listen, so their long-polls and MCP calls return at once.
+    let subscriber: ReturnType<typeof createSubscriberConnection> | null = null;
+    if (serveApi) {
+      const opened = createSubscriberConnection(config.redis.url);
+      subscriber = opened;
+      logRedisConnection(opened, 'subscriber', logger);
+      closers.push(() => opened.closeQuietly());
+    }
+    const askChanges = new RedisAskChanges(connections.request, subscriber, storeOptions);
+    await askChanges.start();
+
     const deps: EngineDeps = withAskService({
+      wakeups: askChanges,
       store: workerStore,
       surface: new SlackSurface({
         client: webClient,
@@ -332,8 +356,10 @@ export async function startRuntime(
     let mcp: ReturnType<typeof createMcpHandler> | null = null;
     if (config.role === 'web' || config.role === 'all') {
       const requestEngine = withAskService({ ...deps, store: requestStore });
-      if (config.api.tokens.length > 0) {
+      if (serveApi) {
         const apiDeps: AskApiDeps = {
+          changes: askChanges,
+          ...(tuning.askPollIntervalMs ? { pollIntervalMs: tuning.askPollIntervalMs } : {}),
           asks: requestEngine.asks,
           store: requestStore,
           marks: new RedisApiMarks(connections.request, storeOptions),

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { AskToolDefinition } from '../ask/ask-schema.js';
 import type { TimeoutPolicy } from '../ask/types.js';
+import type { AskWakeups } from '../asks/ask-ports.js';
 import { type AskCheckpoint, type AskEvent, AskService } from '../asks/ask-service.js';
 import type { AskStore } from '../asks/ask-store.js';
 import type { EngineLogger } from '../asks/logger.js';
@@ -67,6 +68,8 @@ export interface EngineDeps {
   /** Called for countable events (metrics); must not throw. */
   observe?: ((event: EngineEvent) => void) | undefined;
   abortSignal?: AbortSignal | undefined;
+  /** Wakes programs' long-polls when their asks resolve (Redis pub/sub); without it they look every second. */
+  wakeups?: AskWakeups | undefined;
 }
 
 /** Where {@link advanceTurn} left a turn. */
@@ -91,12 +94,13 @@ export function withAskService(deps: Omit<EngineDeps, 'asks'>): EngineDeps {
     surface: deps.surface,
     waiters: {
       turn: new TurnWaiter({ store: deps.store, scheduler: deps.scheduler, now: deps.now }),
-      api: new ProgramWaiter(
-        deps.store,
-        (conversation, ask) => full.asks.show(conversation, ask),
-        deps.scheduler,
-        (ask) => full.asks.syncQuietly(ask),
-      ),
+      api: new ProgramWaiter({
+        store: deps.store,
+        show: (conversation, ask) => full.asks.show(conversation, ask),
+        notifier: deps.scheduler,
+        sync: (ask) => full.asks.syncQuietly(ask),
+        ...(deps.wakeups ? { wakeups: deps.wakeups } : {}),
+      }),
     },
     log: deps.log,
     now: deps.now,

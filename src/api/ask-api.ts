@@ -5,6 +5,7 @@ import type { EngineLogger } from '../asks/logger.js';
 import { ASK_RECORD_VERSION, type AskDefinition, type AskRecord, standaloneScope } from '../asks/types.js';
 import type { ApiToken } from '../config/api-tokens.js';
 import type { ApiMarks } from './api-marks.js';
+import { type AskChanges, watchAsk } from './ask-changes.js';
 import { type ApiProblem, type AskRequestDefaults, decodeAskRequest } from './ask-request.js';
 import { askView } from './ask-view.js';
 import { authenticate } from './bearer-auth.js';
@@ -13,8 +14,12 @@ import { authenticate } from './bearer-auth.js';
 export const API_BODY_LIMIT = 64 * 1024;
 /** Longest `?wait=` of a long-poll, in seconds. */
 export const MAX_WAIT_SEC = 60;
-/** How often a long-poll looks at the ask, in ms. */
-export const POLL_INTERVAL_MS = 100;
+/**
+ * How often a long-poll looks at the ask when no announcement came, in ms: an announcement (Redis pub/sub)
+ * wakes it at once; this bounds the wait when one was lost (a subscriber reconnecting, a crash before the
+ * announcement, resolved later by the sweep).
+ */
+export const POLL_INTERVAL_MS = 1000;
 /** How long an `Idempotency-Key` keeps returning the same ask, in ms (24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** Requests per token per minute before 429 (over every process: counted in Redis). */
@@ -38,6 +43,10 @@ export interface AskApiDeps {
   webhooks: boolean;
   /** Requests per token per minute (default {@link DEFAULT_RATE_PER_MINUTE}). */
   ratePerMinute?: number;
+  /** Announcements of resolved asks, which wake long-polls; without it they look every {@link POLL_INTERVAL_MS}. */
+  changes?: AskChanges;
+  /** How often a waiting reader looks at the ask without an announcement, in ms (default {@link POLL_INTERVAL_MS}). */
+  pollIntervalMs?: number;
 }
 
 /** A refusal with its HTTP status (and headers). */
@@ -264,15 +273,25 @@ async function read(
       path: 'wait',
     });
   const until = deps.now() + waitSec * 1000;
+  if (ask.status !== 'open' || waitSec === 0) return send(res, 200, askView(ask));
+  // The ask never depends on this connection: it resolves, times out and stays on its own; a client that
+  // lost its connection asks again.
+  const watch = watchAsk(deps.changes, id);
   let gone = false;
   res.once('close', () => {
     gone = true;
+    watch.stop();
   });
-  // The ask never depends on this connection: it resolves, times out and stays on its own; a client that
-  // lost its connection asks again.
-  while (ask.status === 'open' && deps.now() < until && !gone) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  try {
+    // Read again after the watch started: an announcement between the first read and now is not lost.
     ask = (await deps.store.getAsk(ask.scope, id)) ?? ask;
+    while (ask.status === 'open' && deps.now() < until && !gone) {
+      await watch.next(Math.min(deps.pollIntervalMs ?? POLL_INTERVAL_MS, until - deps.now()));
+      if (gone) break;
+      ask = (await deps.store.getAsk(ask.scope, id)) ?? ask;
+    }
+  } finally {
+    watch.stop();
   }
   if (!gone) send(res, 200, askView(ask));
 }

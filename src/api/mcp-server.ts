@@ -11,13 +11,19 @@ import { askToolDefinitionFor } from '../ask/ask-schema.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution } from '../ask/types.js';
 import type { AskRecord } from '../asks/types.js';
-import { type AskApiDeps, DEFAULT_RATE_PER_MINUTE, HttpProblem, openProgramAsk, owned } from './ask-api.js';
+import {
+  type AskApiDeps,
+  DEFAULT_RATE_PER_MINUTE,
+  HttpProblem,
+  openProgramAsk,
+  owned,
+  POLL_INTERVAL_MS,
+} from './ask-api.js';
+import { watchAsk } from './ask-changes.js';
 import { authenticate } from './bearer-auth.js';
 
 /** How often a waiting `ask_question` call tells the client it is still waiting, in ms (MCP progress). */
 export const MCP_PROGRESS_INTERVAL_MS = 15_000;
-/** How often the waiting call looks at the ask, in ms. */
-const POLL_MS = 200;
 
 /** What the MCP server needs: the ask API's dependencies, and the channel used when a call names none. */
 export interface McpServerDeps extends AskApiDeps {
@@ -179,15 +185,26 @@ async function waitForResolution(
   };
   await report();
   let nextReport = deps.now() + interval;
-  let current = ask;
-  while (current.status === 'open') {
-    if (signal.aborted) return null;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    current = (await deps.store.getAsk(ask.scope, ask.askId)) ?? current;
-    if (deps.now() >= nextReport) {
-      await report();
-      nextReport = deps.now() + interval;
+  const watch = watchAsk(deps.changes, ask.askId);
+  const stop = () => watch.stop();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    let current = (await deps.store.getAsk(ask.scope, ask.askId)) ?? ask;
+    while (current.status === 'open') {
+      if (signal.aborted) return null;
+      await watch.next(
+        Math.min(deps.pollIntervalMs ?? POLL_INTERVAL_MS, Math.max(0, nextReport - deps.now())),
+      );
+      if (signal.aborted) return null;
+      current = (await deps.store.getAsk(ask.scope, ask.askId)) ?? current;
+      if (deps.now() >= nextReport) {
+        await report();
+        nextReport = deps.now() + interval;
+      }
     }
+    return current;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    watch.stop();
   }
-  return current;
 }

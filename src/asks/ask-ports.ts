@@ -43,6 +43,16 @@ export interface ProgramNotifier {
   notifyProgram(scope: string, askId: string): Promise<void>;
 }
 
+/**
+ * Tells readers waiting on an ask, in every process, that it resolved (Redis pub/sub in `src/store/`), so a
+ * long-poll returns at once instead of at its next look. Best effort: a lost announcement only delays a
+ * reader to its next look at the store, so implementations never throw.
+ */
+export interface AskWakeups {
+  /** Announces that ask `askId` changed (resolved or canceled). Never throws. */
+  announce(askId: string): Promise<void>;
+}
+
 /** An ask whose waiter is of kind `K`. */
 export type AskOf<K extends Waiter['kind']> = AskRecord & { waiter: Extract<Waiter, { kind: K }> };
 

@@ -37,7 +37,11 @@ async function setup(options: { questions?: number; answerers?: AnswererPolicy; 
     surface,
     waiters: {
       turn: new TurnWaiter({ store, scheduler, now: clock }),
-      api: new ProgramWaiter(store, (conversation, ask) => asks.show(conversation, ask), scheduler),
+      api: new ProgramWaiter({
+        store,
+        show: (conversation, ask) => asks.show(conversation, ask),
+        notifier: scheduler,
+      }),
     },
     log: silentLogger,
     now: clock,

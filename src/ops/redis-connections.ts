@@ -88,6 +88,26 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
   };
 }
 
+/**
+ * A connection for pub/sub subscriptions only (a subscribed client cannot send other commands): retries
+ * forever and resubscribes after a reconnect (ioredis `autoResubscribe`). Its errors are ignored until the
+ * caller adds a listener, as with {@link createRedisConnections}.
+ * @param url `redis://` or `rediss://` URL.
+ */
+export function createSubscriberConnection(
+  url: string,
+  options: Pick<RedisConnectionsOptions, 'connectionName' | 'base'> = {},
+): Redis & { closeQuietly(): Promise<void> } {
+  const subscriber = new Redis(url, {
+    ...options.base,
+    connectionName: `${options.connectionName ?? 'holdpoint'}-subscriber`,
+    maxRetriesPerRequest: null,
+    autoResubscribe: true,
+  });
+  subscriber.on('error', () => {});
+  return Object.assign(subscriber, { closeQuietly: () => closeClient(subscriber) });
+}
+
 async function closeClient(client: Redis): Promise<void> {
   if (client.status === 'end') return;
   if (client.status !== 'ready') {

@@ -34,6 +34,8 @@ async function start(env: Record<string, string> = {}): Promise<SlackHarness> {
     redisUrl: testRedisUrl(),
     model: scriptedModel(() => ({ text: 'unused' })),
     env: { API_TOKENS: `${DEPLOY},${OTHER}`, ...env },
+    // Only the resolution's announcement can return a waiting call within the test.
+    tuning: { askPollIntervalMs: 600_000 },
   });
   return harness;
 }
@@ -108,7 +110,7 @@ describe('the ask API', () => {
     expect(postedBlocks).toContain('Release &lt;!here&gt; 2.41');
     expect(postedBlocks).not.toContain('hp.cancel');
 
-    const polled = call(h, 'GET', `/v1/asks/${id}?wait=20`);
+    const polled = call(h, 'GET', `/v1/asks/${id}?wait=60`);
     expect((await h.send(clickMessageRequest(h, 'C0OPS', ts, 'U0BOB', 'hp.option.0.1'))).status).toBe(200);
     const answered = await polled;
     expect(answered.status).toBe(200);
@@ -119,7 +121,7 @@ describe('the ask API', () => {
     await waitFor(async () => h.fake.callsTo('chat.update').length === 1, 5000, 'the message update');
     // No turn was started or resumed for it.
     expect(await h.queue.getJobCounts('wait', 'active', 'delayed')).toMatchObject({ wait: 0, active: 0 });
-  });
+  }, 15_000);
 
   it('nobody answers: the ask resolves by its policy and the long-poll says it was assumed', async () => {
     const h = await start();
@@ -127,12 +129,13 @@ describe('the ask API', () => {
       body: { channel: 'C0OPS', questions: QUESTIONS, timeout: '1s' },
     });
     expect(created.status).toBe(201);
-    const resolved = await call(h, 'GET', `/v1/asks/${String(created.body.id)}?wait=20`);
+    // The long-poll waits up to 60 s, past this test's timeout: only the timeout's announcement returns it.
+    const resolved = await call(h, 'GET', `/v1/asks/${String(created.body.id)}?wait=60`);
     expect(resolved.body).toMatchObject({ status: 'resolved' });
     expect(resolved.body.answers).toMatchObject([
       { status: 'assumed', selected: ['Ship it'], source: 'timeout' },
     ]);
-  });
+  }, 15_000);
 
   it('cancel: 200 with the record, then 409; another token sees nothing (404)', async () => {
     const h = await start();

@@ -44,6 +44,8 @@ async function start(): Promise<{
     redisUrl: testRedisUrl(),
     model: scriptedModel(() => ({ text: 'unused' })),
     env: { API_TOKENS: `release:${TOKEN}` },
+    // Only the resolution's announcement can return a waiting call within the test.
+    tuning: { askPollIntervalMs: 600_000 },
   });
   harness = h;
   const command = askCommand({ HOLDPOINT_URL: h.baseUrl, HOLDPOINT_TOKEN: TOKEN });
@@ -88,7 +90,7 @@ describe('holdpoint ask', () => {
     expect((await h.send(click)).status).toBe(200);
     expect(await code).toBe(ASK_EXIT.answered);
     expect(io.out.join('')).toBe('Deploy: Hold (answered by U0BOB)\n');
-  });
+  }, 15_000);
 
   it('exits 3 when nobody answers in time (the recommended option is assumed)', async () => {
     const { run } = await start();
@@ -98,7 +100,7 @@ describe('holdpoint ask', () => {
       status: 'resolved',
       answers: [{ status: 'assumed', selected: ['Ship it'] }],
     });
-  });
+  }, 15_000);
 
   it('exits 4 when the ask is canceled (holdpoint ask cancel ID exits 0)', async () => {
     const { run } = await start();

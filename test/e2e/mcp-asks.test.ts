@@ -39,6 +39,8 @@ async function start(): Promise<SlackHarness> {
     redisUrl: testRedisUrl(),
     model: scriptedModel(() => ({ text: 'unused' })),
     env: { API_TOKENS: `claude-code:${TOKEN}`, MCP_DEFAULT_CHANNEL: 'C0OPS' },
+    // Only the resolution's announcement can return a waiting call within the test.
+    tuning: { askPollIntervalMs: 600_000 },
   });
   return harness;
 }
@@ -89,7 +91,7 @@ describe('the MCP server', () => {
     const id = /ask id: (\S+)\)/.exec(text)?.[1];
     expect(id).toBeDefined();
     expect(progress[0]).toContain(String(id));
-  });
+  }, 10_000);
 
   it('ask_question refuses arguments it does not take (as the API does) and asks nothing', async () => {
     const h = await start();

@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { AgentTool } from '../../src/agent/tool-registry.js';
 import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { type Runtime, startRuntime } from '../../src/runtime.js';
+import { type Runtime, type RuntimeTuning, startRuntime } from '../../src/runtime.js';
 import { parseActionValue } from '../../src/slack/blocks/action-ids.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
 import {
@@ -57,6 +57,8 @@ export interface SlackHarnessOptions {
   env?: Record<string, string>;
   /** Options of the fake Slack Web API (e.g. a latency). */
   fake?: FakeSlackOptions;
+  /** Runtime tunables besides the harness's own (e.g. `askPollIntervalMs`). */
+  tuning?: Pick<RuntimeTuning, 'askPollIntervalMs'>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     queueName: `e2e-${id}`,
     queuePrefix: `{e2e-${id}}`,
     storePrefix: `hpe2e-${id}`,
+    ...options.tuning,
   });
   const port = (runtime.server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
