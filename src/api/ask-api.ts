@@ -300,5 +300,16 @@ async function cancel(deps: AskApiDeps, client: string, id: string, res: ServerR
   const ask = await owned(deps, client, id);
   const result = await deps.asks.cancel({ turnId: ask.scope, askId: id, userId: client });
   if (result.status === 'completed' && result.ask) return send(res, 200, askView(result.ask));
-  throw new HttpProblem(409, { code: 'already_resolved', message: `ask ${id} already resolved`, path: '' });
+  const now = (await deps.store.getAsk(ask.scope, id)) ?? ask;
+  if (askView(now).status === 'canceled')
+    throw new HttpProblem(409, {
+      code: 'already_canceled',
+      message: `ask ${id} was already canceled`,
+      path: '',
+    });
+  throw new HttpProblem(409, {
+    code: 'already_resolved',
+    message: `ask ${id} already resolved; GET it for the answers`,
+    path: '',
+  });
 }
