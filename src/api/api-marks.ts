@@ -5,6 +5,11 @@ export interface ApiMarks {
    * @returns the ask id that holds the key: `askId` when this call claimed it, else the earlier one.
    */
   claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string>;
+  /**
+   * Releases `client`'s `Idempotency-Key` `key` when it still names `askId` (compare and delete), so a retry
+   * after a failed create (Slack refused the message) opens a new ask instead of returning the failed one.
+   */
+  releaseIdempotencyKey(client: string, key: string, askId: string): Promise<void>;
   /** Counts one request of `client` in the current window of `windowMs`; returns the count so far. */
   countRequest(client: string, windowMs: number, now: number): Promise<number>;
   /** Whether the `ask.resolved` webhook of `askId` was delivered (a receiver answered 2xx). */

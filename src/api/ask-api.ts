@@ -239,9 +239,12 @@ export async function openProgramAsk(
   };
   const opened = await deps.asks.open(conversation, definition);
   if (!opened || opened.shownAt === null) {
+    // The failed ask stays (resolved as not shown); a retry with the same key opens a new one.
+    if (idempotencyKey) await deps.marks.releaseIdempotencyKey(client, idempotencyKey, askId);
     throw new HttpProblem(502, {
       code: 'not_shown',
-      message: 'Slack refused the message; the ask resolved as not shown',
+      message:
+        'Slack refused the message; the ask resolved as not shown (retrying with the same Idempotency-Key asks again)',
       path: '',
     });
   }

@@ -109,3 +109,30 @@ export function canceledResolution(byUserId: string, at: string): QuestionResolu
     assumption: null,
   };
 }
+
+/**
+ * Who the ask's message names as asking (unescaped; the renderer escapes it): "the agent" for a turn's
+ * ask, the API token's name for a program's. Pure; the one place a waiter kind chooses this.
+ */
+export function askerLabel(waiter: Waiter): string {
+  switch (waiter.kind) {
+    case 'turn':
+      return 'the agent';
+    case 'api':
+      return waiter.clientName;
+  }
+}
+
+/**
+ * Whether someone in the conversation may cancel the ask (its message then offers Cancel): the person who
+ * started a turn may cancel its ask; a program's ask is canceled by the program (`DELETE /v1/asks/{id}`),
+ * people answer it. Pure; the one place a waiter kind chooses this.
+ */
+export function cancelableInConversation(waiter: Waiter): boolean {
+  switch (waiter.kind) {
+    case 'turn':
+      return true;
+    case 'api':
+      return false;
+  }
+}

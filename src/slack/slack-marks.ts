@@ -15,6 +15,11 @@ export interface SlackMarks {
    * that key was already begun (by a concurrent caller, or by an attempt that crashed).
    */
   beginPost(key: string): Promise<boolean>;
+  /**
+   * Gives up a begun post under `key` that Slack refused (deletes the mark only while it is `pending`), so
+   * the next try posts at once instead of waiting for a concurrent poster that does not exist.
+   */
+  abandonPost(key: string): Promise<void>;
   /** Records the `ts` Slack returned for the post under `key`. */
   finishPost(key: string, ts: string): Promise<void>;
   /** Remembers that the bot takes part in a thread, for `ttlMs`. */

@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { ModelMessage } from 'ai';
 import type { Surface, TurnTrigger } from '../agent/surface.js';
 import type { ConversationRef } from '../asks/conversation.js';
@@ -160,16 +160,25 @@ export class SlackSurface implements Surface {
         return found;
       }
     }
-    const result = await this.options.client.chat.postMessage({
-      channel: conversation.channel,
-      // An ask from a program may start a new message instead of replying in a thread.
-      ...(conversation.threadTs ? { thread_ts: conversation.threadTs } : {}),
-      text: content.text,
-      ...(content.blocks ? { blocks: content.blocks as never } : {}),
-      metadata: { event_type: MESSAGE_METADATA_TYPE, event_payload: { key } },
-      unfurl_links: false,
-      unfurl_media: false,
-    });
+    let result: Awaited<ReturnType<typeof this.options.client.chat.postMessage>>;
+    try {
+      result = await this.options.client.chat.postMessage({
+        channel: conversation.channel,
+        // An ask from a program may start a new message instead of replying in a thread.
+        ...(conversation.threadTs ? { thread_ts: conversation.threadTs } : {}),
+        text: content.text,
+        ...(content.blocks ? { blocks: content.blocks as never } : {}),
+        metadata: { event_type: MESSAGE_METADATA_TYPE, event_payload: { key } },
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    } catch (error) {
+      // Slack answered with an error (`ok: false`): nothing was posted, so the next try need not wait for
+      // the mark. After a timeout or a dropped connection the post may exist: the mark stays, and the next
+      // try looks for it in the thread.
+      if ((error as { code?: unknown }).code === ErrorCode.PlatformError) await marks.abandonPost(key);
+      throw error;
+    }
     const ts = result.ts ?? '';
     await marks.finishPost(key, ts);
     return ts;

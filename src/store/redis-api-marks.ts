@@ -14,11 +14,24 @@ export class RedisApiMarks implements ApiMarks {
     this.#keys = new StoreKeys(options.prefix);
   }
 
-  async claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string> {
+  #idempotencyKey(client: string, key: string): string {
     const digest = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
-    const redisKey = this.#keys.apiIdempotency(client, digest);
+    return this.#keys.apiIdempotency(client, digest);
+  }
+
+  async claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string> {
+    const redisKey = this.#idempotencyKey(client, key);
     if ((await this.redis.set(redisKey, askId, 'PX', ttlMs, 'NX')) === 'OK') return askId;
     return (await this.redis.get(redisKey)) ?? askId;
+  }
+
+  async releaseIdempotencyKey(client: string, key: string, askId: string): Promise<void> {
+    await this.redis.eval(
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+      1,
+      this.#idempotencyKey(client, key),
+      askId,
+    );
   }
 
   async countRequest(client: string, windowMs: number, now: number): Promise<number> {

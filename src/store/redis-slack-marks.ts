@@ -28,6 +28,14 @@ export class RedisSlackMarks implements SlackMarks {
     return (await this.redis.set(this.keys.slackPost(key), 'pending', 'PX', POST_MARK_TTL_MS, 'NX')) === 'OK';
   }
 
+  async abandonPost(key: string): Promise<void> {
+    await this.redis.eval(
+      "if redis.call('GET', KEYS[1]) == 'pending' then return redis.call('DEL', KEYS[1]) end return 0",
+      1,
+      this.keys.slackPost(key),
+    );
+  }
+
   async finishPost(key: string, ts: string): Promise<void> {
     await this.redis.set(this.keys.slackPost(key), ts, 'PX', POST_MARK_TTL_MS);
   }

@@ -178,6 +178,30 @@ describe('the ask API', () => {
     expect(other.body.id).not.toBe(first.body.id);
   });
 
+  it('Slack refuses the post: 502, and a retry with the same Idempotency-Key asks again (posted once)', async () => {
+    const h = await start();
+    // Every try to show it (SHOW_ATTEMPTS, 3) is refused.
+    for (let n = 0; n < 3; n++) h.fake.failNext('chat.postMessage', { error: 'not_in_channel' });
+    const request = {
+      body: { channel: 'C0OPS', questions: QUESTIONS },
+      headers: { 'idempotency-key': 'release-4243' },
+    };
+    const failed = await call(h, 'POST', '/v1/asks', request);
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toMatchObject({ code: 'not_shown' });
+    // Each refusal gave its post mark up, so no try waited for a poster that did not exist, or searched
+    // the channel for its message.
+    expect(h.fake.callsTo('chat.postMessage')).toHaveLength(3);
+    expect(h.fake.callsTo('conversations.history')).toHaveLength(0);
+    const retried = await call(h, 'POST', '/v1/asks', request);
+    expect(retried.status).toBe(201);
+    expect(retried.body).toMatchObject({ status: 'open', channel: 'C0OPS' });
+    const again = await call(h, 'POST', '/v1/asks', request);
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(retried.body.id);
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(1);
+  });
+
   it('refused requests get their status, and nothing is stored or posted', async () => {
     const h = await start();
     const before = await storedKeys(h);

@@ -18,7 +18,7 @@ import type {
 import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import { askRevision } from '../../asks/ask-revision.js';
-import type { AskRecord } from '../../asks/types.js';
+import { type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
 import { mentionUser } from '../mrkdwn.js';
 import {
   blockId,
@@ -96,7 +96,7 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
   });
 
   // Only a turn's requester can cancel from Slack; a program cancels its own ask through the API.
-  if (ask.status === 'open' && ask.waiter.kind === 'turn') blocks.push(cancelBlock(ask, revision));
+  if (ask.status === 'open' && cancelableInConversation(ask.waiter)) blocks.push(cancelBlock(ask, revision));
   return { text: fallbackText(ask), blocks };
 }
 
@@ -355,6 +355,7 @@ function fallbackText(ask: AskRecord): string {
   const first = ask.questions[0];
   const questionText = first === undefined ? '' : escapeAndTruncate(first.question, 1000);
   const more = ask.questions.length > 1 ? ` (+${ask.questions.length - 1} more)` : '';
-  const lead = ask.status === 'open' ? 'Question from the agent' : 'Resolved';
+  const lead =
+    ask.status === 'open' ? `Question from ${escapeAndTruncate(askerLabel(ask.waiter), 100)}` : 'Resolved';
   return `${lead}: ${questionText}${more}`;
 }

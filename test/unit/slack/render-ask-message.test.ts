@@ -503,6 +503,17 @@ describe('renderAskMessage for an ask a program opened', () => {
     expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
   });
 
+  it('its notification text names the program (its token name, escaped), not the agent', () => {
+    const cases: Array<[string, string]> = [
+      ['deploy-script', 'Question from deploy-script: '],
+      ['ci <!here> & co', 'Question from ci &lt;!here&gt; &amp; co: '],
+    ];
+    for (const [clientName, lead] of cases) {
+      const rendered = renderAskMessage(programAsk({ waiter: { kind: 'api', clientName } }));
+      expect(rendered.text.startsWith(lead)).toBe(true);
+    }
+  });
+
   it("a turn's ask keeps its Cancel and has no intro block", () => {
     const rendered = renderAskMessage(askRecord());
     expect(JSON.stringify(rendered.blocks)).toContain('hp.cancel');
