@@ -36,12 +36,38 @@ describe('decodeAskRequest', () => {
       'http or https',
     ],
     [{ channel: 'nope', questions: QUESTIONS }, 'invalid_request', 'channel', 'channel id'],
+    // Our own words for every field, never zod's ("Invalid input: expected …").
+    [null, 'invalid_request', '', 'the body: expected a JSON object with "questions"'],
+    [[QUESTIONS], 'invalid_request', '', 'the body: expected a JSON object with "questions"'],
+    [{ channel: 5, questions: QUESTIONS }, 'invalid_request', 'channel', 'channel: expected a channel id'],
+    [{ user: 5, questions: QUESTIONS }, 'invalid_request', 'user', 'user: expected a user id'],
+    [
+      { channel: 'C0OPS', questions: QUESTIONS, answerers: 'me' },
+      'invalid_request',
+      'answerers',
+      'use "anyone"',
+    ],
+    [
+      { channel: 'C0OPS', questions: QUESTIONS, timeoutPolicy: 'maybe' },
+      'invalid_request',
+      'timeoutPolicy',
+      'timeoutPolicy: expected one of recommended-or-first, recommended-only, no-answer',
+    ],
+    [
+      { channel: 'C0OPS', questions: QUESTIONS, metadata: [1] },
+      'invalid_request',
+      'metadata',
+      'a JSON object',
+    ],
+    [{ channel: 'C0OPS', questions: QUESTIONS, text: 5 }, 'invalid_request', 'text', '1 to 2000 characters'],
+    [{ channel: 'C0OPS', questions: QUESTIONS, timeout: true }, 'invalid_request', 'timeout', 'a duration'],
   ])('%j is refused (%s at %s)', (body, code, path, message) => {
     const decoded = decodeAskRequest(body, DEFAULTS);
     expect(decoded.ok).toBe(false);
     if (decoded.ok) return;
     expect(decoded.problem).toMatchObject({ code, path });
     expect(decoded.problem.message).toContain(message);
+    expect(decoded.problem.message).not.toMatch(/Invalid input|Invalid option/);
   });
 
   it("an invalid ask carries the model's own error text and the first issue's path", () => {

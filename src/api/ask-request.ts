@@ -41,31 +41,48 @@ export interface AskRequestDefaults {
   answerers: AnswererPolicy;
 }
 
-const bodySchema = z.strictObject({
-  channel: z
-    .string()
-    .regex(/^[CGD][A-Z0-9]{2,}$/, 'expected a channel id (C…, G… or D…)')
-    .optional(),
-  user: z
-    .string()
-    .regex(/^[UW][A-Z0-9]{2,}$/, 'expected a user id (U… or W…)')
-    .optional(),
-  threadTs: z
-    .string()
-    .regex(/^\d{1,12}\.\d{1,8}$/, 'expected a message ts such as 1700000000.000100')
-    .optional(),
-  questions: z.unknown().optional(),
-  text: z.string().trim().min(1).max(2000).optional(),
-  timeout: z.union([z.string(), z.number()]).optional(),
-  timeoutPolicy: z.enum(TIMEOUT_POLICIES).optional(),
-  answerers: z.union([z.literal('anyone'), z.array(z.string())]).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  callbackUrl: z
-    .string()
-    .max(2000)
-    .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'expected an http or https URL')
-    .optional(),
-});
+const CHANNEL_ID = 'expected a channel id (C…, G… or D…)';
+const USER_ID = 'expected a user id (U… or W…)';
+const ANSWERERS = 'use "anyone" or a list of user ids (U…, W…) and user-group ids (S…)';
+
+// Each field has its own message: a caller reads what to send, not zod's wording.
+const bodySchema = z.strictObject(
+  {
+    channel: z
+      .string({ error: CHANNEL_ID })
+      .regex(/^[CGD][A-Z0-9]{2,}$/, CHANNEL_ID)
+      .optional(),
+    user: z
+      .string({ error: USER_ID })
+      .regex(/^[UW][A-Z0-9]{2,}$/, USER_ID)
+      .optional(),
+    threadTs: z
+      .string({ error: 'expected a message ts string such as "1700000000.000100"' })
+      .regex(/^\d{1,12}\.\d{1,8}$/, 'expected a message ts such as 1700000000.000100')
+      .optional(),
+    questions: z.unknown().optional(),
+    text: z
+      .string({ error: 'expected a string of 1 to 2000 characters' })
+      .trim()
+      .min(1, 'expected a string of 1 to 2000 characters')
+      .max(2000, 'expected a string of 1 to 2000 characters')
+      .optional(),
+    timeout: z
+      .union([z.string(), z.number()], { error: 'expected a duration such as "10m", or a number of seconds' })
+      .optional(),
+    timeoutPolicy: z
+      .enum(TIMEOUT_POLICIES, { error: `expected one of ${TIMEOUT_POLICIES.join(', ')}` })
+      .optional(),
+    answerers: z.union([z.literal('anyone'), z.array(z.string())], { error: ANSWERERS }).optional(),
+    metadata: z.record(z.string(), z.unknown(), { error: 'expected a JSON object' }).optional(),
+    callbackUrl: z
+      .string({ error: 'expected an http or https URL' })
+      .max(2000, 'expected an http or https URL of at most 2000 characters')
+      .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'expected an http or https URL')
+      .optional(),
+  },
+  { error: 'expected a JSON object with "questions" and "channel" or "user"' },
+);
 
 /**
  * Decodes the JSON body of `POST /v1/asks`: where to ask (`channel` or `user`, optional `threadTs`), an
@@ -122,11 +139,7 @@ export function decodeAskRequest(
     const text = typeof fields.answerers === 'string' ? fields.answerers : fields.answerers.join(',');
     const policy = parseAnswerers(text);
     if (!policy.ok || (typeof fields.answerers !== 'string' && policy.policy.mode !== 'list'))
-      return refused(
-        'invalid_request',
-        'answerers: use "anyone" or a list of user ids (U…, W…) and user-group ids (S…)',
-        'answerers',
-      );
+      return refused('invalid_request', `answerers: ${ANSWERERS}`, 'answerers');
     answerers = policy.policy;
   }
   if (fields.metadata !== undefined && !(metadataSize(fields.metadata) <= METADATA_MAX_BYTES))

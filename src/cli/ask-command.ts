@@ -21,7 +21,7 @@ const RECONNECT_FOR_MS = 5 * 60 * 1000;
 
 const USAGE = `holdpoint ask --channel C… | --user U… [--thread TS] --question "…" [--header "…"] --option "…" [--option "…" …]
                  [--multi] [--timeout 10m] [--json]
-holdpoint ask [--channel C… | --user U…] [--timeout 10m] [--json] FILE|-   (the full {"questions": […]} form)
+holdpoint ask [--channel C… | --user U…] [--timeout 10m] [--json] FILE|-   (a POST /v1/asks body, or its questions)
 holdpoint ask cancel ID
 Needs HOLDPOINT_URL (e.g. http://localhost:3000) and HOLDPOINT_TOKEN (one of API_TOKENS).`;
 
@@ -132,7 +132,9 @@ async function runAsk(
     io.stderr(`holdpoint ask: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
     return ASK_EXIT.invalid;
   }
-  let questions: unknown;
+  // A FILE (or `-`) holds a `POST /v1/asks` body (`channel`, `timeout`, `answerers`, `metadata`, …
+  // besides `questions`) or just the `questions` array; flags win over what it sets.
+  let base: Record<string, unknown> = {};
   if (positionals.length > 0) {
     const source = positionals[0] ?? '-';
     let text: string;
@@ -144,29 +146,36 @@ async function runAsk(
       );
       return ASK_EXIT.invalid;
     }
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as { questions?: unknown };
-      questions = parsed && typeof parsed === 'object' && 'questions' in parsed ? parsed.questions : parsed;
+      parsed = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
     } catch {
       io.stderr(`holdpoint ask: ${source} is not JSON\n`);
       return ASK_EXIT.invalid;
     }
+    base =
+      parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && 'questions' in parsed
+        ? (parsed as Record<string, unknown>)
+        : { questions: parsed };
   } else {
-    questions = [
-      {
-        question: values.question,
-        ...(values.header ? { header: values.header } : {}),
-        ...(values.option ? { options: values.option } : {}),
-        ...(values.multi ? { multiSelect: true } : {}),
-      },
-    ];
+    base = {
+      questions: [
+        {
+          question: values.question,
+          ...(values.header ? { header: values.header } : {}),
+          ...(values.option ? { options: values.option } : {}),
+          ...(values.multi ? { multiSelect: true } : {}),
+        },
+      ],
+    };
   }
+  const target = values.channel ? { channel: values.channel } : values.user ? { user: values.user } : {};
+  const { channel: _channel, user: _user, ...rest } = base;
   const created = await api('POST', '/v1/asks', {
-    ...(values.channel ? { channel: values.channel } : {}),
-    ...(values.user ? { user: values.user } : {}),
+    ...(values.channel || values.user ? rest : base),
+    ...target,
     ...(values.thread ? { threadTs: values.thread } : {}),
     ...(values.timeout ? { timeout: values.timeout } : {}),
-    questions,
   });
   if (created.status === 400) {
     io.stderr(`${created.body.error?.message ?? 'invalid ask'}\n`);

@@ -38,7 +38,10 @@ function recordingIo(): CliIo & { out: string[]; err: string[] } {
 
 async function start(): Promise<{
   h: SlackHarness;
-  run: (argv: string[]) => { io: ReturnType<typeof recordingIo>; code: Promise<number> };
+  run: (
+    argv: string[],
+    files?: Record<string, string>,
+  ) => { io: ReturnType<typeof recordingIo>; code: Promise<number> };
 }> {
   const h = await startSlackHarness({
     redisUrl: testRedisUrl(),
@@ -51,8 +54,13 @@ async function start(): Promise<{
   const command = askCommand({ HOLDPOINT_URL: h.baseUrl, HOLDPOINT_TOKEN: TOKEN });
   return {
     h,
-    run: (argv) => {
+    run: (argv, files = {}) => {
       const io = recordingIo();
+      io.readFile = async (path) => {
+        const text = files[path];
+        if (text === undefined) throw new Error(`ENOENT: no such file, open '${path}'`);
+        return text;
+      };
       return { io, code: command.run(argv, io) };
     },
   };
@@ -101,6 +109,31 @@ describe('holdpoint ask', () => {
       answers: [{ status: 'assumed', selected: ['Ship it'] }],
     });
   }, 15_000);
+
+  it('a FILE is a POST /v1/asks body: its channel, timeout and metadata count; flags win', async () => {
+    const { h, run } = await start();
+    const body = {
+      channel: 'C0ELSEWHERE',
+      timeout: '1s',
+      metadata: { build: 7 },
+      questions: [{ header: 'Deploy', question: 'Ship 2.41?', options: ['Ship it (Recommended)', 'Hold'] }],
+    };
+    const { io, code } = run(['--channel', 'C0OPS', '--json', 'ask.json'], {
+      'ask.json': JSON.stringify(body),
+    });
+    expect(await code).toBe(ASK_EXIT.assumed);
+    expect(JSON.parse(io.out.join(''))).toMatchObject({
+      channel: 'C0OPS',
+      metadata: { build: 7 },
+      answers: [{ status: 'assumed', selected: ['Ship it'] }],
+    });
+    // Without the flag, the file's channel is used.
+    const fromFile = run(['ask.json'], {
+      'ask.json': JSON.stringify({ ...body, channel: 'C0OPS', timeout: 1 }),
+    });
+    expect(await fromFile.code).toBe(ASK_EXIT.assumed);
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.args.channel === 'C0OPS')).toHaveLength(2);
+  }, 20_000);
 
   it('exits 4 when the ask is canceled (holdpoint ask cancel ID exits 0)', async () => {
     const { run } = await start();
