@@ -57,6 +57,8 @@ export interface RuntimeTuning {
    * set it past their wait so that only the announcement can return them.
    */
   askPollIntervalMs?: number;
+  /** How often a waiting MCP `ask_question` call sends progress, in ms (default 15 000). */
+  mcpProgressIntervalMs?: number;
 }
 
 /** A running holdpoint process: what `main` starts and stops. */
@@ -384,6 +386,7 @@ export async function startRuntime(
         mcp = createMcpHandler({
           ...apiDeps,
           defaultChannel: config.api.mcpDefaultChannel,
+          ...(tuning.mcpProgressIntervalMs ? { progressIntervalMs: tuning.mcpProgressIntervalMs } : {}),
           policy: config.ask.timeoutPolicy,
         });
       }

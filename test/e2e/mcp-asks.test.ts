@@ -34,13 +34,13 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function start(): Promise<SlackHarness> {
+async function start(tuning: { mcpProgressIntervalMs?: number } = {}): Promise<SlackHarness> {
   harness = await startSlackHarness({
     redisUrl: testRedisUrl(),
     model: scriptedModel(() => ({ text: 'unused' })),
     env: { API_TOKENS: `claude-code:${TOKEN}`, MCP_DEFAULT_CHANNEL: 'C0OPS' },
     // Only the resolution's announcement can return a waiting call within the test.
-    tuning: { askPollIntervalMs: 600_000 },
+    tuning: { askPollIntervalMs: 600_000, ...tuning },
   });
   return harness;
 }
@@ -142,6 +142,38 @@ describe('the MCP server', () => {
     // Another token does not see it.
     const other = await connect(h, 'x'.repeat(40)).catch((error: unknown) => error);
     expect(other).toBeInstanceOf(Error);
+  });
+
+  it('a waiting call keeps sending progress at its interval, each with the ask id, until the answer', async () => {
+    const h = await start({ mcpProgressIntervalMs: 200 });
+    const client = await connect(h);
+    const progress: Array<{ progress: number; message: string }> = [];
+    const call = client.callTool({ name: 'ask_question', arguments: { questions: QUESTIONS } }, undefined, {
+      onprogress: (event) => progress.push({ progress: event.progress, message: String(event.message) }),
+      timeout: 30_000,
+    });
+    await waitFor(async () => progress.length >= 4, 10_000, 'four progress notifications');
+    await clickFirstAsk(h, 'Hold');
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(progress.map((p) => p.progress).slice(0, 4)).toEqual([1, 2, 3, 4]);
+    const id = /ask id: (\S+)\)/.exec(String((result.content as Array<{ text: string }>)[0]?.text))?.[1];
+    expect(progress.every((p) => p.message.includes(String(id)))).toBe(true);
+  });
+
+  it('GET /mcp opens the SSE stream for a known token (401 without one)', async () => {
+    const h = await start();
+    const refused = await fetch(`${h.baseUrl}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(refused.status).toBe(401);
+    const controller = new AbortController();
+    const stream = await fetch(`${h.baseUrl}/mcp`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${TOKEN}` },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    controller.abort();
+    await stream.body?.cancel().catch(() => undefined);
   });
 
   it("MCP requests count against the token's rate like the API's: 429 past API_RATE_LIMIT", async () => {

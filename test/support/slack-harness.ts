@@ -58,7 +58,7 @@ export interface SlackHarnessOptions {
   /** Options of the fake Slack Web API (e.g. a latency). */
   fake?: FakeSlackOptions;
   /** Runtime tunables besides the harness's own (e.g. `askPollIntervalMs`). */
-  tuning?: Pick<RuntimeTuning, 'askPollIntervalMs'>;
+  tuning?: Pick<RuntimeTuning, 'askPollIntervalMs' | 'mcpProgressIntervalMs'>;
 }
 
 /**
