@@ -212,6 +212,16 @@ export const CONFIG_VARIABLES = [
     secret: true,
   },
   {
+    name: 'HOLDPOINT_CONFIG',
+    group: 'Model',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Path of the YAML config file with the MCP tool servers the agent may use (mcpServers) and the approval rules (approvals); see holdpoint.example.yaml. ${VAR} in it reads the environment. Unset: no tools but ask_question.',
+    secret: false,
+  },
+  {
     name: 'MCP_DEFAULT_CHANNEL',
     group: 'Asks',
     required: false,

@@ -4,6 +4,7 @@ import type { AnswererPolicy } from '../asks/types.js';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
 import { parseAnswerers } from './answerers.js';
 import { API_TOKEN_MIN_LENGTH, type ApiToken, parseApiTokens } from './api-tokens.js';
+import { type ConfigFile, EMPTY_CONFIG_FILE, parseConfigFile } from './config-file.js';
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import { parseDuration } from './durations.js';
@@ -23,10 +24,12 @@ export const ASK_TIMEOUT_BOUNDS = { minMs: 1000, maxMs: 7 * 86_400_000 } as cons
 /** Bounds of `SHUTDOWN_TIMEOUT`, in ms: 1 s to 10 min. */
 export const SHUTDOWN_TIMEOUT_BOUNDS = { minMs: 1000, maxMs: 600_000 } as const;
 
-/** What the schema needs from outside: reading `SYSTEM_PROMPT_FILE`. */
+/** What the schema needs from outside: reading `SYSTEM_PROMPT_FILE` and `HOLDPOINT_CONFIG`. */
 export interface EnvSchemaOptions {
   /** Reads a UTF-8 file; throws when it cannot (the error's `code`, e.g. `ENOENT`, is shown). */
   readFile: (path: string) => string;
+  /** The whole environment, which `${VAR}` in the config file reads (default: holdpoint's own variables only). */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** An empty or whitespace-only value counts as unset (a blank line in `.env`). */
@@ -344,6 +347,31 @@ export function createEnvSchema(options: EnvSchemaOptions) {
         `WEBHOOK_SECRET is ${webhookSecret.length} characters; use at least ${API_TOKEN_MIN_LENGTH} (e.g. openssl rand -hex 32)`,
       );
 
+    // The config file
+    let file: ConfigFile = EMPTY_CONFIG_FILE;
+    const filePath = get('HOLDPOINT_CONFIG');
+    if (filePath !== undefined) {
+      let text: string | null = null;
+      try {
+        text = options.readFile(filePath);
+      } catch (error) {
+        problem(
+          'HOLDPOINT_CONFIG',
+          `${shown('HOLDPOINT_CONFIG', filePath)} cannot be read (${errorCode(error)}): give the path of the YAML config file (see holdpoint.example.yaml), or unset it`,
+        );
+      }
+      if (text !== null) {
+        const parsed = parseConfigFile(text, options.environment ?? raw, filePath);
+        if (parsed.ok) file = parsed.file;
+        else
+          for (const found of parsed.problems)
+            problem(
+              'HOLDPOINT_CONFIG',
+              `${filePath}${found.line === null ? '' : ` line ${found.line}`}: ${found.message}`,
+            );
+      }
+    }
+
     // Process
     const roleText = withDefault('ROLE').toLowerCase();
     let role: Role = 'all';
@@ -375,6 +403,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       agent: { stepLimit },
       worker: { concurrency },
       shutdown: { timeoutMs: shutdownMs },
+      file,
     };
   });
 }

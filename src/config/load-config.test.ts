@@ -1,5 +1,7 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text that holds ${VAR}
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../errors.js';
+import { EMPTY_CONFIG_FILE } from './config-file.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import { formatConfigError, InvalidConfigError, loadConfig } from './load-config.js';
 import type { Config } from './types.js';
@@ -42,6 +44,7 @@ describe('loadConfig: valid environments', () => {
       agent: { stepLimit: 20 },
       worker: { concurrency: 8 },
       shutdown: { timeoutMs: 25_000 },
+      file: EMPTY_CONFIG_FILE,
     };
     expect(loadConfig(socketEnv)).toEqual(expected);
   });
@@ -96,6 +99,7 @@ describe('loadConfig: valid environments', () => {
       agent: { stepLimit: 5 },
       worker: { concurrency: 2 },
       shutdown: { timeoutMs: 90_000 },
+      file: EMPTY_CONFIG_FILE,
     } satisfies Config);
   });
 
@@ -331,5 +335,40 @@ describe('loadConfig: problems', () => {
     }
     expect(everything).not.toContain('SECRET');
     expect(error.message).toContain('REDIS_URL=http://:***@redis:6379 is not a Redis URL');
+  });
+
+  it('HOLDPOINT_CONFIG: the file is read and validated with the environment; each problem names its line', () => {
+    const files: Record<string, string> = {
+      'good.yaml': 'mcpServers:\n  deploy:\n    command: node\n    env: { T: "${DEPLOY_TOKEN}" }\n',
+      'bad.yaml': 'mcpServers:\n  deploy:\n    comand: node\napprovals:\n  - tools: ["deploy.["]\n',
+    };
+    const readFile = (path: string) => {
+      const text = files[path];
+      if (text === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      return text;
+    };
+    const base = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', ANTHROPIC_API_KEY: 'k' };
+    const config = loadConfig({ ...base, HOLDPOINT_CONFIG: 'good.yaml', DEPLOY_TOKEN: 'dt' }, { readFile });
+    expect(config.file.mcpServers).toMatchObject([{ name: 'deploy', env: { T: 'dt' } }]);
+    expect(loadConfig(base, { readFile }).file).toEqual(EMPTY_CONFIG_FILE);
+
+    const failed = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env }, { readFile });
+      } catch (error) {
+        if (error instanceof InvalidConfigError) return error.message;
+      }
+      throw new Error('expected loadConfig to throw');
+    };
+    const message = failed({ HOLDPOINT_CONFIG: 'bad.yaml' });
+    expect(message).toContain('holdpoint cannot start: 3 configuration problems');
+    expect(message).toContain('bad.yaml line 3: mcpServers.deploy: unknown key "comand"');
+    expect(message).toContain('bad.yaml line 5: approvals[0].tools[0]: "deploy.[" is not a valid glob');
+    expect(failed({ HOLDPOINT_CONFIG: 'good.yaml' })).toContain(
+      'good.yaml line 4: mcpServers.deploy.env.T: ${DEPLOY_TOKEN} is not set in the environment',
+    );
+    expect(failed({ HOLDPOINT_CONFIG: 'nope.yaml' })).toContain(
+      'HOLDPOINT_CONFIG=nope.yaml cannot be read (ENOENT)',
+    );
   });
 });

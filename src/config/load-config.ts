@@ -65,7 +65,10 @@ export function loadConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
   options: LoadConfigOptions = {},
 ): Config {
-  const schema = createEnvSchema({ readFile: options.readFile ?? ((path) => readFileSync(path, 'utf8')) });
+  const schema = createEnvSchema({
+    readFile: options.readFile ?? ((path) => readFileSync(path, 'utf8')),
+    environment: env,
+  });
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => ({

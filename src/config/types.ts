@@ -2,6 +2,7 @@ import type { TimeoutPolicy } from '../ask/types.js';
 import type { AnswererPolicy } from '../asks/types.js';
 import type { ModelProvider } from '../model/parse-model-string.js';
 import type { ApiToken } from './api-tokens.js';
+import type { ConfigFile } from './config-file.js';
 
 /** Pino log levels accepted by `LOG_LEVEL` (`silent` turns logging off). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -68,6 +69,8 @@ export interface Config {
   systemPrompt: string;
   /** Where {@link Config.systemPrompt} came from. */
   systemPromptSource: 'env' | 'file' | 'default';
+  /** The config file (`HOLDPOINT_CONFIG`): MCP tool servers and approval rules; empty when unset. */
+  file: ConfigFile;
   ask: AskConfig;
   /** The ask API's clients (`API_TOKENS`; empty: the API is off) and its webhook secret (`WEBHOOK_SECRET`). */
   api: {
