@@ -17,6 +17,7 @@ import { createHoldpointQueue } from './jobs/queue.js';
 import { type Sweeper, startSweeper } from './jobs/sweeper.js';
 import { createHoldpointWorker, JOB_TIMINGS } from './jobs/worker.js';
 import type { Logger } from './log.js';
+import { McpToolServers } from './mcp/mcp-tool-servers.js';
 import { createLanguageModel } from './model/create-model.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { checkRedis } from './ops/redis-checks.js';
@@ -265,6 +266,23 @@ export async function startRuntime(
     const askChanges = new RedisAskChanges(connections.request, subscriber, storeOptions);
     await askChanges.start();
 
+    // The agent's tools: built-in ones (tests), then the config file's MCP tool servers, on the processes
+    // that run turns. Their tools join this registry as each server connects.
+    const tools = new Map(createToolRegistry(tuning.tools ?? []));
+    let toolServers: McpToolServers | null = null;
+    if (config.role !== 'web' && config.file.mcpServers.length > 0) {
+      const servers = new McpToolServers({
+        servers: config.file.mcpServers,
+        approvals: config.file.approvals,
+        log: logger,
+        into: tools,
+        reservedNames: ['ask_question', ...tools.keys()],
+      });
+      toolServers = servers;
+      closers.push(() => servers.close());
+      await servers.start();
+    }
+
     const deps: EngineDeps = withAskService({
       wakeups: askChanges,
       store: workerStore,
@@ -277,7 +295,7 @@ export async function startRuntime(
       }),
       scheduler,
       model: tuning.model ?? createLanguageModel(config.model),
-      tools: createToolRegistry(tuning.tools ?? []),
+      tools,
       askTool: askToolDefinitionFor(config.ask.timeoutPolicy),
       config: { ...engineConfig(config), turnLeaseMs: tuning.lockDuration ?? JOB_TIMINGS.lockDurationMs },
       log: logger,
@@ -426,6 +444,15 @@ export async function startRuntime(
           name: 'redis',
           check: async () => ({ ok: (await connections.request.ping()) === 'PONG' }),
         },
+        ...(toolServers?.status() ?? []).map((status) => ({
+          name: `mcp:${status.name}`,
+          optional: true,
+          check: async () => {
+            const now = toolServers?.status().find((s) => s.name === status.name) ?? status;
+            const detail = `${now.state}, ${now.tools} tool${now.tools === 1 ? '' : 's'}${now.error ? `: ${now.error}` : ''}`;
+            return { ok: now.state === 'connected', detail };
+          },
+        })),
         ...(worker
           ? [
               {

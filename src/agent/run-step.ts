@@ -117,6 +117,17 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
 async function executeTool(deps: EngineDeps, turnId: string, call: ToolCallPart): Promise<ToolResultPart> {
   const tool = deps.tools.get(call.toolName);
   if (!tool) return errorResult(call, `Unknown tool ${call.toolName}.`);
+  if (tool.approval) {
+    // The approval gate is not built yet: a call that needs one is never run without it.
+    deps.log.warn(
+      { turnId, tool: call.toolName, reason: tool.approval.reason },
+      'tool call needs approval; not run',
+    );
+    return errorResult(
+      call,
+      `Not run: ${call.toolName} needs a person's approval (${tool.approval.reason === 'rule' ? 'an approval rule of the config file' : 'its server marks it destructive'}), and this holdpoint cannot ask for approvals yet. Tell the user what you wanted to run, so they can run it themselves.`,
+    );
+  }
   try {
     const output = await tool.execute(call.input, {
       turnId,

@@ -1,4 +1,4 @@
-import type { ZodType } from 'zod';
+import type { FlexibleSchema } from 'ai';
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolContext {
@@ -6,6 +6,27 @@ export interface ToolContext {
   toolCallId: string;
   /** Aborted when the worker shuts down. */
   signal?: AbortSignal | undefined;
+}
+
+/** What an MCP server says about a tool (its `annotations`); all false when it says nothing. */
+export interface ToolHints {
+  /** `readOnlyHint`: it changes nothing. */
+  readOnly: boolean;
+  /** `destructiveHint`: it may destroy or overwrite something. */
+  destructive: boolean;
+  /** `idempotentHint`: running it twice with the same input does no more than once. */
+  idempotent: boolean;
+}
+
+/** That a tool's calls need a person's approval before they run, and whose (from the config file's rules). */
+export interface ToolApproval {
+  /** User and user-group ids; null: the person who started the turn. */
+  approvers: string[] | null;
+  /** How long the approval waits, in ms; null: `ASK_TIMEOUT`. */
+  timeoutMs: number | null;
+  onTimeout: 'deny' | 'approve';
+  /** Why: an approval rule matched, or the server marks the tool destructive. */
+  reason: 'rule' | 'destructive';
 }
 
 /**
@@ -16,8 +37,17 @@ export interface ToolContext {
 export interface AgentTool<Input = unknown> {
   name: string;
   description: string;
-  /** zod schema of the input; the AI SDK validates calls against it and answers invalid ones itself. */
-  inputSchema: ZodType<Input>;
+  /**
+   * Schema of the input (a zod schema, or the AI SDK's `jsonSchema(…)` of an MCP tool's JSON Schema); the
+   * AI SDK validates calls against it and answers invalid ones itself.
+   */
+  inputSchema: FlexibleSchema<Input>;
+  /** What the tool's server says about it (MCP annotations); absent: nothing. */
+  hints?: ToolHints;
+  /** Set when its calls need approval before they run. */
+  approval?: ToolApproval | null;
+  /** The MCP server and tool it calls, for logs and messages. */
+  source?: { server: string; tool: string };
   /** Returns the tool result as text (or JSON-safe data, serialized as JSON text). Throwing yields an error result. */
   execute(input: Input, context: ToolContext): Promise<unknown>;
 }

@@ -35,7 +35,7 @@ export type ApprovalTimeoutAction = 'deny' | 'approve';
 
 /** One rule of `approvals:`: which tool calls need a person's approval, and whose. */
 export interface ApprovalRule {
-  /** Globs over `<server>.<tool>` (picomatch; `*` never crosses the dot). */
+  /** Globs over `<server>.<tool>` (picomatch: `*` is any characters, `{a,b}` either). */
   tools: string[];
   /** User (U…, W…) and user-group (S…) ids; null: the person who started the turn. */
   approvers: string[] | null;

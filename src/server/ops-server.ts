@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 export interface ReadinessCheck {
   name: string;
   check(): Promise<{ ok: boolean; detail?: string }>;
+  /** Shown in `/readyz` but not counted: the process serves without it (an MCP tool server). */
+  optional?: boolean;
 }
 
 /** Options of {@link startHttpServer}. */
@@ -85,18 +87,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
       void Promise.all(
         options.readiness.map(async (item) => {
           try {
-            return { name: item.name, ...(await item.check()) };
+            return { name: item.name, ...(await item.check()), ...(item.optional ? { optional: true } : {}) };
           } catch (error) {
             return {
               name: item.name,
               ok: false,
               detail: error instanceof Error ? error.message : String(error),
+              ...(item.optional ? { optional: true } : {}),
             };
           }
         }),
-      ).then((checks) =>
-        json(res, checks.every((c) => c.ok) ? 200 : 503, { ready: checks.every((c) => c.ok), checks }),
-      );
+      ).then((checks) => {
+        const ready = checks.every((c) => c.ok || c.optional === true);
+        json(res, ready ? 200 : 503, { ready, checks });
+      });
       return;
     }
     if (req.method === 'GET' && path === '/metrics') {

@@ -31,7 +31,7 @@ const LAYERS: ReadonlyArray<{ name: string; units: readonly string[]; peers?: bo
   { name: 'agent (the turn loop)', units: ['agent'] },
   {
     name: 'adapters',
-    units: ['config', 'model', 'ops', 'store', 'jobs', 'slack', 'api', 'server', 'doctor', 'log.ts'],
+    units: ['config', 'model', 'ops', 'store', 'jobs', 'slack', 'api', 'mcp', 'server', 'doctor', 'log.ts'],
     peers: true,
   },
   { name: 'entry points', units: ['runtime.ts', 'main.ts', 'cli', 'cli.ts'], peers: true },
