@@ -141,7 +141,7 @@ export class McpToolServers {
         return;
       }
       server.client = client;
-      this.#register(server, client, listed.tools);
+      this.#register(server, listed.tools);
       server.status = { ...server.status, state: 'connected', tools: server.names.size, error: null };
       server.retryDelayMs = (this.#options.reconnect ?? MCP_RECONNECT_DELAYS).firstMs;
       log.info({ mcpServer: config.name, tools: server.names.size }, 'MCP server connected');
@@ -178,7 +178,6 @@ export class McpToolServers {
 
   #register(
     server: ServerState,
-    client: Client,
     tools: ReadonlyArray<{
       name: string;
       description?: string | undefined;
