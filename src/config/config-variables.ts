@@ -217,8 +217,8 @@ export const CONFIG_VARIABLES = [
     required: false,
     requiredWhen: null,
     default: null,
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: it describes the file's ${VAR} syntax
     description:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: it describes the file's ${VAR} syntax
       'Path of the YAML config file with the MCP tool servers the agent may use (mcpServers) and the approval rules (approvals); see holdpoint.example.yaml. ${VAR} in it reads the environment variable VAR. Unset: no tools but ask_question.',
     secret: false,
   },
