@@ -32,6 +32,8 @@ function engine(script: StepScript, options: { stepLimit?: number; tools?: Agent
   const surface = new MemorySurface();
   const model = scriptedModel(script);
   let ids = 0;
+  /** Moves the engine's clock (timeouts fall due), not the store's. */
+  const clock = { skewMs: 0 };
   const deps: EngineDeps = withAskService({
     store,
     surface,
@@ -51,7 +53,7 @@ function engine(script: StepScript, options: { stepLimit?: number; tools?: Agent
       turnLeaseMs: 2000,
     },
     log: silentLogger,
-    now: () => Date.now(),
+    now: () => Date.now() + clock.skewMs,
     newId: () => `id-${++ids}`,
   });
   const start: TurnStart = {
@@ -60,7 +62,7 @@ function engine(script: StepScript, options: { stepLimit?: number; tools?: Agent
     requestedBy: 'U_REQ',
     trigger: { text: 'the deploy failed', ts: '1.1', userId: 'U_REQ' },
   };
-  return { deps, store, scheduler, surface, model, start };
+  return { deps, store, scheduler, surface, model, start, clock };
 }
 
 const asking: StepScript = (prompt) =>
@@ -169,5 +171,158 @@ describe('the turn loop over in-memory ports', () => {
     const replies = e.surface.events.filter((event) => event.type === 'postMessage');
     expect(replies).toMatchObject([{ kind: 'error' }]);
     expect(replies[0]?.type === 'postMessage' ? replies[0].text : '').toContain('step limit');
+  });
+
+  describe('approvals over in-memory ports', () => {
+    const answer = (selected: string[], other: string | null = null) => ({
+      status: 'answered' as const,
+      selected,
+      other,
+      answeredBy: 'U_ONCALL',
+      answeredAt: new Date().toISOString(),
+      source: 'button' as const,
+      assumption: null,
+    });
+
+    function gatedEngine(onTimeout: 'deny' | 'approve' = 'deny') {
+      const runs: string[] = [];
+      const tool = (name: string, approval: boolean): AgentTool => ({
+        name,
+        description: name,
+        inputSchema: z.object({ service: z.string() }),
+        source: { server: 'deploy', tool: name.replace('deploy_', '') },
+        approval: approval
+          ? { approvers: ['U_ONCALL', 'S_SRE'], timeoutMs: 900_000, onTimeout, reason: 'rule' }
+          : null,
+        execute: async (input) => {
+          runs.push(name);
+          return `${name} ok for ${(input as { service: string }).service}`;
+        },
+      });
+      const e = engine(
+        (prompt) =>
+          lastToolResults(prompt).length === 0
+            ? {
+                text: 'The deploy is failing; I will check and roll back.',
+                toolCalls: [
+                  { name: 'deploy_status', input: { service: 'api' } },
+                  { name: 'deploy_rollback', input: { service: 'api' } },
+                ],
+              }
+            : {
+                text: `FINAL ${lastToolResults(prompt)
+                  .map((r) => `${r.isError ? 'ERR' : 'OK'}:${r.text}`)
+                  .join(' | ')}`,
+              },
+        { tools: [tool('deploy_status', false), tool('deploy_rollback', true)] },
+      );
+      return { ...e, runs };
+    }
+
+    async function pausedOnApproval(e: ReturnType<typeof gatedEngine>) {
+      const paused = await startTurn(e.deps, e.start);
+      expect(paused).toMatchObject({ state: 'paused' });
+      const askId = paused.state === 'paused' ? paused.askId : '';
+      return { askId, ask: await e.store.getAsk('turn-1', askId) };
+    }
+
+    function finalReply(e: ReturnType<typeof gatedEngine>): string {
+      const reply = e.surface.events.find((event) => event.type === 'postMessage');
+      return reply?.type === 'postMessage' ? reply.text : '';
+    }
+
+    it('the ungated call runs, the gated one waits for an approval ask of its approvers; Approve runs it once', async () => {
+      const e = gatedEngine();
+      const { askId, ask } = await pausedOnApproval(e);
+      expect(e.runs).toEqual(['deploy_status']);
+      expect(ask?.approval?.calls).toMatchObject([
+        { toolName: 'deploy_rollback', server: 'deploy', tool: 'rollback', input: { service: 'api' } },
+      ]);
+      expect(ask?.answerers).toEqual({ mode: 'list', userIds: ['U_ONCALL'], groupIds: ['S_SRE'] });
+      expect(ask?.timeoutMs).toBe(900_000);
+      expect(ask?.questions[0]).toMatchObject({
+        header: 'Approve deploy.rollback?',
+        purpose: 'The deploy is failing; I will check and roll back.',
+        options: [
+          { label: 'Approve', recommended: false },
+          { label: 'Deny', recommended: true },
+        ],
+      });
+      await e.deps.asks.answer({
+        turnId: 'turn-1',
+        askId,
+        questionIndex: 0,
+        resolution: answer(['Approve']),
+      });
+      expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+      expect(e.runs).toEqual(['deploy_status', 'deploy_rollback']);
+      expect(finalReply(e)).toBe(
+        'FINAL OK:deploy_status ok for api | OK:(Approved by U_ONCALL.) deploy_rollback ok for api',
+      );
+    });
+
+    it('a resume retried after a crash between the call and the commit does not call the tool again', async () => {
+      const e = gatedEngine();
+      const { askId } = await pausedOnApproval(e);
+      await e.deps.asks.answer({
+        turnId: 'turn-1',
+        askId,
+        questionIndex: 0,
+        resolution: answer(['Approve']),
+      });
+      // The first resume dies right after the tool returned: its commit never happens.
+      const commit = e.store.commitTurn.bind(e.store);
+      e.store.commitTurn = async () => {
+        throw new Error('killed before the commit');
+      };
+      await expect(advanceTurn(e.deps, 'turn-1')).rejects.toThrow('killed');
+      e.store.commitTurn = commit;
+      expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+      expect(e.runs).toEqual(['deploy_status', 'deploy_rollback']);
+      expect(finalReply(e)).toContain('OK:(Approved by U_ONCALL.) deploy_rollback ok for api');
+    });
+
+    it.each([
+      [['Deny'], null, 'ERR:Not run: U_ONCALL denied deploy_rollback. Nothing was executed.'],
+      [
+        ['Deny'],
+        'wait for the freeze to end',
+        'ERR:Not run: U_ONCALL denied deploy_rollback, saying: "wait for the freeze to end". Nothing was executed.',
+      ],
+    ])('%j with reason %j: the tool is never called and the model is told', async (selected, other, text) => {
+      const e = gatedEngine();
+      const { askId } = await pausedOnApproval(e);
+      await e.deps.asks.answer({
+        turnId: 'turn-1',
+        askId,
+        questionIndex: 0,
+        resolution: answer(selected, other),
+      });
+      expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+      expect(e.runs).toEqual(['deploy_status']);
+      expect(finalReply(e)).toContain(text);
+    });
+
+    it.each([
+      [
+        'deny',
+        ['deploy_status'],
+        'ERR:Not run: nobody approved deploy_rollback within 15 minutes, and the default is to deny.',
+      ],
+      [
+        'approve',
+        ['deploy_status', 'deploy_rollback'],
+        'OK:(Nobody answered within 15 minutes; approved by default, as its rule says.) deploy_rollback ok',
+      ],
+    ] as const)('timeout with onTimeout %s', async (onTimeout, runs, text) => {
+      const e = gatedEngine(onTimeout);
+      const { askId } = await pausedOnApproval(e);
+      // Due: the timeout job runs at the deadline.
+      e.clock.skewMs = 900_000 + 1000;
+      expect(await e.deps.asks.timeout('turn-1', askId)).toBe('resolved');
+      expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+      expect(e.runs).toEqual(runs);
+      expect(finalReply(e)).toContain(text);
+    });
   });
 });

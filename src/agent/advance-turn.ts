@@ -3,11 +3,13 @@ import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution } from '../ask/types.js';
 import type { AskOf } from '../asks/ask-ports.js';
-import type { AskRecord } from '../asks/types.js';
+import type { ApprovalSpec, AskRecord } from '../asks/types.js';
+import { approvalDecision } from './approval-ask.js';
 import { endTurn, finishTurn } from './end-turn.js';
 import type { AdvanceOutcome, EngineDeps } from './engine-deps.js';
 import { runOneStep } from './run-step.js';
-import { textResult, toolCallsOf, withToolResult } from './tool-messages.js';
+import { runToolCall } from './run-tool-call.js';
+import { errorResult, textResult, toolCallsOf, withToolResult } from './tool-messages.js';
 import type { TurnRecord } from './turn-record.js';
 
 const MAX_LOOPS = 500;
@@ -96,6 +98,10 @@ async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<
   // Every resolution reaches the message before the turn moves on, whichever process stored it and
   // whether or not that process lived to draw it (a no-op when the message already shows it).
   await deps.asks.syncQuietly(ask);
+  if (ask.approval) {
+    await resumeAfterApproval(deps, turn, ask, ask.approval);
+    return;
+  }
   const resolutions = ask.resolutions.filter((r): r is QuestionResolution => r !== null);
   // The ignored-keys note is not stored with the ask: it is derived again from the call's raw input.
   const call = findToolCall(turn.messages, ask.waiter.toolCallId);
@@ -105,7 +111,47 @@ async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<
     ignoredKeys: decoded?.ok ? decoded.ignoredKeys : [],
   });
   const result = textResult({ toolCallId: ask.waiter.toolCallId, toolName: deps.askTool.name }, text);
-  const messages = withToolResult(turn.messages, result);
+  await commitResumed(deps, turn, ask, withToolResult(turn.messages, result), 'turn resumed with answers');
+}
+
+/**
+ * Resumes a turn whose approval resolved: each approved call runs (at most once: a retry after a crash
+ * reuses its stored outcome), each denied one gets a result saying by whom and why, and the turn goes on
+ * with every result.
+ */
+async function resumeAfterApproval(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  ask: AskOf<'turn'>,
+  approval: ApprovalSpec,
+): Promise<void> {
+  let messages = turn.messages;
+  for (const [index, gated] of approval.calls.entries()) {
+    const resolution = ask.resolutions[index];
+    const call = findToolCall(turn.messages, gated.toolCallId) ?? {
+      type: 'tool-call' as const,
+      toolCallId: gated.toolCallId,
+      toolName: gated.toolName,
+      input: gated.input,
+    };
+    const decision = resolution
+      ? approvalDecision(gated, resolution, ask.timeoutMs)
+      : ({ run: false, text: `Not run: ${gated.toolName} was not decided. Nothing was executed.` } as const);
+    const result = decision.run
+      ? await runToolCall(deps, turn.turnId, call, decision.prefix)
+      : errorResult(call, decision.text);
+    messages = withToolResult(messages, result);
+  }
+  await commitResumed(deps, turn, ask, messages, 'turn resumed after approval');
+}
+
+async function commitResumed(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  ask: AskOf<'turn'>,
+  messages: ModelMessage[],
+  logText: string,
+): Promise<void> {
   const committed = await deps.store.commitTurn(
     {
       ...turn,
@@ -119,7 +165,7 @@ async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<
   if (committed.ok) {
     await deps.store.unindexAsk(turn.turnId, ask.askId);
     await deps.surface.setWorking(turn.conversation, true);
-    deps.log.info({ turnId: turn.turnId, askId: ask.askId }, 'turn resumed with answers');
+    deps.log.info({ turnId: turn.turnId, askId: ask.askId }, logText);
   }
 }
 

@@ -10,11 +10,11 @@ import type { AnswererPolicy } from '../asks/types.js';
 import type { Scheduler } from './scheduler.js';
 import type { Surface } from './surface.js';
 import type { ToolRegistry } from './tool-registry.js';
-import type { ThreadQueue, TurnLeases, TurnStore } from './turn-store.js';
+import type { ThreadQueue, ToolCallLog, TurnLeases, TurnStore } from './turn-store.js';
 import { TurnWaiter } from './turn-waiter.js';
 
-/** Everything the engine keeps: turns, their leases, thread queues and asks (one Redis store implements all). */
-export type EngineStore = TurnStore & TurnLeases & ThreadQueue & AskStore;
+/** Everything the engine keeps: turns, their leases, thread queues, asks and tool-call runs (one Redis store implements all). */
+export type EngineStore = TurnStore & TurnLeases & ThreadQueue & AskStore & ToolCallLog;
 
 /** Engine settings (from the environment; see `src/config`). */
 export interface EngineConfig {
@@ -40,7 +40,13 @@ export interface EngineConfig {
 }
 
 /** Named points in the engine where crash tests kill the process. No effect in production. */
-export type Checkpoint = AskCheckpoint | 'after-model-step' | 'after-pause-stored' | 'after-reply-posted';
+export type Checkpoint =
+  | AskCheckpoint
+  | 'after-model-step'
+  | 'after-pause-stored'
+  | 'after-reply-posted'
+  /** A tool call's run was claimed and the tool is about to be called. */
+  | 'during-tool-call';
 
 /** Something worth counting happened (metrics). */
 export type EngineEvent =

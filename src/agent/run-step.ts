@@ -1,10 +1,18 @@
 import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
 import { ASK_RECORD_VERSION, type AskDefinition } from '../asks/types.js';
+import {
+  approvalCallOf,
+  approvalQuestion,
+  approversPolicy,
+  type GatedCall,
+  MAX_APPROVAL_CALLS,
+} from './approval-ask.js';
 import { endTurn } from './end-turn.js';
 import type { EngineDeps } from './engine-deps.js';
 import { runModelStep } from './model-step.js';
 import { planStep } from './plan-step.js';
-import { errorResult, textResult, toolCallsOf, toolMessage } from './tool-messages.js';
+import { runToolCall } from './run-tool-call.js';
+import { errorResult, toolCallsOf, toolMessage } from './tool-messages.js';
 import type { TurnRecord } from './turn-record.js';
 
 /** Runs one model step of a running turn and commits what it decided: a final reply, a pause on an ask, or tool results. */
@@ -85,14 +93,23 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
   }
 
   const ran: ToolResultPart[] = [];
-  if (invalidAskCount < deps.config.maxInvalidAsks) {
-    for (const call of plan.toRun) ran.push(await executeTool(deps, turn.turnId, call));
+  const tooManyInvalid = invalidAskCount >= deps.config.maxInvalidAsks;
+  const gated: GatedCall[] = [];
+  if (!tooManyInvalid) {
+    for (const call of plan.toRun) {
+      const tool = deps.tools.get(call.toolName);
+      if (tool?.approval && gated.length < MAX_APPROVAL_CALLS)
+        gated.push({ call, tool: { ...tool, approval: tool.approval } });
+      else if (tool?.approval) ran.push(errorResult(call, tooManyGatedText(call.toolName)));
+      // Calls that need no approval run now, before the turn pauses for the others.
+      else ran.push(await runToolCall(deps, turn.turnId, call));
+    }
   } else {
     for (const call of plan.toRun)
       ran.push(errorResult(call, 'Not run: the turn ended after too many invalid ask_question calls.'));
   }
   const messages = [...turn.messages, plan.assistant, toolMessage(plan.calls, [...plan.decided, ...ran])];
-  if (invalidAskCount >= deps.config.maxInvalidAsks) {
+  if (tooManyInvalid) {
     await endTurn(
       deps,
       { ...turn, stepCount: turn.stepCount + 1, invalidAskCount },
@@ -100,6 +117,10 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
       'failed',
       tooManyInvalidAsksText(invalidAskCount),
     );
+    return;
+  }
+  if (gated.length > 0) {
+    await pauseForApproval(deps, turn, messages, gated, step.text, invalidAskCount);
     return;
   }
   await deps.store.commitTurn(
@@ -114,34 +135,58 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
   );
 }
 
-async function executeTool(deps: EngineDeps, turnId: string, call: ToolCallPart): Promise<ToolResultPart> {
-  const tool = deps.tools.get(call.toolName);
-  if (!tool) return errorResult(call, `Unknown tool ${call.toolName}.`);
-  if (tool.approval) {
-    // The approval gate is not built yet: a call that needs one is never run without it.
-    deps.log.warn(
-      { turnId, tool: call.toolName, reason: tool.approval.reason },
-      'tool call needs approval; not run',
+/**
+ * Pauses the turn on one approval ask for the step's gated calls (one question each, decided on its own);
+ * none of them has run. The first call's rule gives the approvers and the timeout.
+ */
+async function pauseForApproval(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  messages: ModelMessage[],
+  gated: GatedCall[],
+  reason: string,
+  invalidAskCount: number,
+): Promise<void> {
+  const first = gated[0] as GatedCall;
+  const askId = deps.newId();
+  const at = new Date(deps.now()).toISOString();
+  const definition: AskDefinition = {
+    version: ASK_RECORD_VERSION,
+    askId,
+    scope: turn.turnId,
+    waiter: { kind: 'turn', turnId: turn.turnId, toolCallId: first.call.toolCallId },
+    ordinal: turn.askCount,
+    questions: gated.map((call) => approvalQuestion(call, reason)),
+    conversation: turn.conversation,
+    requestedBy: turn.requestedBy,
+    answerers: approversPolicy(first.tool.approval),
+    timeoutMs: first.tool.approval.timeoutMs ?? deps.config.askTimeoutMs,
+    policy: 'recommended-or-first',
+    createdAt: at,
+    approval: { calls: gated.map(approvalCallOf), reason: reason.trim() || null },
+  };
+  const next: TurnRecord = {
+    ...turn,
+    status: 'paused',
+    messages,
+    pendingAskId: askId,
+    stepCount: turn.stepCount + 1,
+    askCount: turn.askCount + 1,
+    invalidAskCount,
+    updatedAt: at,
+  };
+  const committed = await deps.store.pauseTurn(next, turn.rev, definition);
+  if (committed.ok) {
+    deps.log.info(
+      { turnId: turn.turnId, askId, tools: gated.map((g) => g.call.toolName) },
+      'turn paused for approval',
     );
-    return errorResult(
-      call,
-      `Not run: ${call.toolName} needs a person's approval (${tool.approval.reason === 'rule' ? 'an approval rule of the config file' : 'its server marks it destructive'}), and this holdpoint cannot ask for approvals yet. Tell the user what you wanted to run, so they can run it themselves.`,
-    );
+    deps.onCheckpoint?.('after-pause-stored', { turnId: turn.turnId, askId });
   }
-  try {
-    const output = await tool.execute(call.input, {
-      turnId,
-      toolCallId: call.toolCallId,
-      signal: deps.abortSignal,
-    });
-    return textResult(call, typeof output === 'string' ? output : JSON.stringify(output ?? null));
-  } catch (error) {
-    deps.log.warn({ turnId, tool: call.toolName, err: error }, 'tool failed');
-    return errorResult(
-      call,
-      `Tool ${call.toolName} failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+}
+
+function tooManyGatedText(name: string): string {
+  return `Not run: one approval decides at most ${MAX_APPROVAL_CALLS} calls, so ${name} was held back. Nothing was executed. Call it again after the others were decided, if it is still needed.`;
 }
 
 function stepLimitText(limit: number): string {

@@ -60,3 +60,29 @@ export interface ThreadQueue {
   /** The turn id holding the thread, or null. */
   threadHolder(threadKey: string): Promise<string | null>;
 }
+
+/** What is known about one tool call's run: begun (outcome unknown until finished), or finished. */
+export type ToolCallRun = { state: 'started' } | { state: 'finished'; output: string; isError: boolean };
+
+/**
+ * The at-most-once log of tool calls: a call's run is claimed before it starts and its outcome stored
+ * after, so a retried step never runs a call twice and reuses its result.
+ */
+export interface ToolCallLog {
+  /**
+   * Claims the run of call `toolCallId` of turn `turnId` (`SET NX` with a TTL of `ttlMs`).
+   * @returns `{ claimed: true }` for this caller, else what the earlier claim recorded.
+   */
+  claimToolCall(
+    turnId: string,
+    toolCallId: string,
+    ttlMs: number,
+  ): Promise<{ claimed: true } | { claimed: false; run: ToolCallRun }>;
+  /** Stores a claimed call's outcome, for `ttlMs`. */
+  finishToolCall(
+    turnId: string,
+    toolCallId: string,
+    outcome: { output: string; isError: boolean },
+    ttlMs: number,
+  ): Promise<void>;
+}

@@ -62,6 +62,34 @@ export interface AskDefinition {
   metadata?: Record<string, unknown> | null;
   /** A line a program shows above the questions (escaped like model text), at most 2000 characters. */
   intro?: string | null;
+  /** Set when the ask is an approval of tool calls (its waiter is their turn). */
+  approval?: ApprovalSpec | null;
+}
+
+/** One tool call an approval decides (one question of the approval ask each, in order). */
+export interface ApprovalCall {
+  toolCallId: string;
+  /** The name the model called it by (`<server>_<tool>`). */
+  toolName: string;
+  /** The MCP server and its own name for the tool, shown to the approver; null for a tool of no server. */
+  server: string | null;
+  tool: string;
+  /** The call's arguments as the model gave them (shown escaped, never interpreted). */
+  input: unknown;
+}
+
+/** The approve and deny options of an approval's questions, in this order. */
+export const APPROVAL_OPTIONS = { approve: 'Approve', deny: 'Deny' } as const;
+
+/**
+ * What makes an ask an approval: a turn's gated tool calls, one question each with the options
+ * {@link APPROVAL_OPTIONS} (the one `onTimeout` picks is its recommended option). Approve runs the call; Deny,
+ * a typed answer ("Deny with reason…"), a cancel or a timeout that picks Deny do not.
+ */
+export interface ApprovalSpec {
+  calls: ApprovalCall[];
+  /** The model's text of that step, shown as its reason (escaped), or null. */
+  reason: string | null;
 }
 
 /** `open` until every question has a resolution; then `resolved`. */

@@ -94,6 +94,11 @@ export class StoreKeys {
     return `${this.prefix}:api:delivered:${askId}`;
   }
 
+  /** A tool call's run (claim, then outcome), with its turn's hash tag: `<p>:{t:<turnId>}:call:<toolCallId>`. */
+  toolCall(turnId: string, toolCallId: string): string {
+    return `${this.prefix}:{t:${turnId}}:call:${toolCallId}`;
+  }
+
   /** Requests of an ask-API client in one rate window: `<p>:api:rate:<client>:<window>`. */
   apiRate(client: string, window: number): string {
     return `${this.prefix}:api:rate:${client}:${window}`;

@@ -1,6 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { TurnRecord, TurnStatus } from '../agent/turn-record.js';
-import type { CommitResult, ThreadQueue, TurnLeases, TurnStore } from '../agent/turn-store.js';
+import type {
+  CommitResult,
+  ThreadQueue,
+  ToolCallLog,
+  ToolCallRun,
+  TurnLeases,
+  TurnStore,
+} from '../agent/turn-store.js';
 import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
 import type { AskStore } from '../asks/ask-store.js';
 import {
@@ -85,7 +92,7 @@ function scriptReply(reply: unknown, key: string): { code: number; rest: unknown
  * Errors: Redis failures are rethrown as {@link SystemError} `redis_failed`; unreadable records as
  * {@link import('../errors.js').StateError} (see `schemas.ts`). Lost races are statuses, never errors.
  */
-export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskStore {
+export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskStore, ToolCallLog {
   readonly keys: StoreKeys;
   readonly #redis: Redis;
   readonly #scripts: Readonly<Record<ScriptName, ScriptCall>>;
@@ -363,6 +370,31 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     await this.#call('releaseTurnLease', key, () => this.#scripts.releaseLease(key, token));
   }
 
+  async claimToolCall(
+    turnId: string,
+    toolCallId: string,
+    ttlMs: number,
+  ): Promise<{ claimed: true } | { claimed: false; run: ToolCallRun }> {
+    const key = this.keys.toolCall(turnId, toolCallId);
+    const claimed = await this.#call('claimToolCall', key, () =>
+      this.#redis.set(key, JSON.stringify({ state: 'started' }), 'PX', ttlMs, 'NX'),
+    );
+    if (claimed === 'OK') return { claimed: true };
+    const stored = await this.#call('claimToolCall', key, () => this.#redis.get(key));
+    return { claimed: false, run: parseToolCallRun(stored) };
+  }
+
+  async finishToolCall(
+    turnId: string,
+    toolCallId: string,
+    outcome: { output: string; isError: boolean },
+    ttlMs: number,
+  ): Promise<void> {
+    const key = this.keys.toolCall(turnId, toolCallId);
+    const value = JSON.stringify({ state: 'finished', ...outcome });
+    await this.#call('finishToolCall', key, () => this.#redis.set(key, value, 'PX', ttlMs));
+  }
+
   /** Number of asks in the open index (for the `asks_open` gauge); may count a few stale members until the sweep removes them. */
   async countOpenAsks(): Promise<number> {
     const key = this.keys.askIndex();
@@ -480,4 +512,17 @@ function refsOf(members: string[]): AskRef[] {
     if (ref) refs.push(ref);
   }
   return refs;
+}
+
+/** A stored tool-call run; an unreadable or vanished one counts as started (its outcome is unknown). */
+function parseToolCallRun(stored: string | null): ToolCallRun {
+  if (stored === null) return { state: 'started' };
+  try {
+    const value = JSON.parse(stored) as { state?: unknown; output?: unknown; isError?: unknown };
+    if (value.state === 'finished' && typeof value.output === 'string')
+      return { state: 'finished', output: value.output, isError: value.isError === true };
+  } catch {
+    // fall through
+  }
+  return { state: 'started' };
 }

@@ -169,6 +169,24 @@ export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
   ...askDefinitionFields,
   metadata: z.record(z.string(), z.unknown()).nullable().optional(),
   intro: z.string().max(2000).nullable().optional(),
+  approval: z
+    .object({
+      calls: z
+        .array(
+          z.object({
+            toolCallId: z.string().min(1),
+            toolName: z.string().min(1),
+            server: z.string().nullable(),
+            tool: z.string().min(1),
+            input: z.unknown(),
+          }),
+        )
+        .min(1)
+        .max(3),
+      reason: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** AskDefinition version 1, as written until the ask became its own entity: always a turn's ask. */

@@ -10,7 +10,7 @@ import type { Scheduler } from '../../src/agent/scheduler.js';
 import type { Surface, TurnTrigger } from '../../src/agent/surface.js';
 import type { TurnRecord } from '../../src/agent/turn-record.js';
 import type { TurnStart } from '../../src/agent/turn-start.js';
-import type { CommitResult } from '../../src/agent/turn-store.js';
+import type { CommitResult, ToolCallRun } from '../../src/agent/turn-store.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
 import type { ConversationRef } from '../../src/asks/conversation.js';
 import {
@@ -193,6 +193,27 @@ export class MemoryStore implements EngineStore {
 
   async threadHolder(threadKey: string): Promise<string | null> {
     return this.holders.get(threadKey) ?? null;
+  }
+
+  readonly toolCalls = new Map<string, ToolCallRun>();
+
+  async claimToolCall(
+    turnId: string,
+    toolCallId: string,
+  ): Promise<{ claimed: true } | { claimed: false; run: ToolCallRun }> {
+    const key = `${turnId}:${toolCallId}`;
+    const run = this.toolCalls.get(key);
+    if (run) return { claimed: false, run };
+    this.toolCalls.set(key, { state: 'started' });
+    return { claimed: true };
+  }
+
+  async finishToolCall(
+    turnId: string,
+    toolCallId: string,
+    outcome: { output: string; isError: boolean },
+  ): Promise<void> {
+    this.toolCalls.set(`${turnId}:${toolCallId}`, { state: 'finished', ...outcome });
   }
 
   async acquireTurnLease(turnId: string, token: string, ttlMs: number): Promise<boolean> {
