@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
+import type { ModelMessage, ToolResultPart } from 'ai';
 import { ASK_RECORD_VERSION, type AskDefinition } from '../asks/types.js';
 import {
   approvalCallOf,
