@@ -48,6 +48,8 @@ export function renderAnswerModal(
     question.kind === 'free_text' || question.options === null || question.options.length === 0;
   const revision = 0;
   const blocks: KnownBlock[] = [];
+  // An approval's typed answer is a denial with its reason.
+  const denial = ask.approval?.calls[questionIndex] !== undefined;
   const headerPart =
     question.header !== null && question.header.length > 0
       ? `*${escapeAndTruncate(question.header, 400)}*\n`
@@ -60,25 +62,41 @@ export function renderAnswerModal(
   blocks.push({
     type: 'input',
     block_id: ANSWER_INPUT_BLOCK_ID,
-    label: plainText(freeText ? 'Your answer' : 'Your own answer', SLACK_LIMITS.inputLabel),
+    label: plainText(
+      denial ? 'Why deny it?' : freeText ? 'Your answer' : 'Your own answer',
+      SLACK_LIMITS.inputLabel,
+    ),
     element: {
       type: 'plain_text_input',
       action_id: ANSWER_INPUT_ACTION_ID,
       multiline: true,
       max_length: SLACK_LIMITS.plainTextInputMaxLength,
-      placeholder: plainText('Type your answer', SLACK_LIMITS.placeholder),
+      placeholder: plainText(
+        denial ? 'The agent is told your reason' : 'Type your answer',
+        SLACK_LIMITS.placeholder,
+      ),
     },
   });
   blocks.push({
     type: 'context',
     block_id: blockId(ask.askId, revision, questionIndex, 'mnote'),
-    elements: [mrkdwnText('The agent gets your text as typed by you.', SLACK_LIMITS.textObject)],
+    elements: [
+      mrkdwnText(
+        denial
+          ? 'The call is not run; the agent gets your reason as typed by you.'
+          : 'The agent gets your text as typed by you.',
+        SLACK_LIMITS.textObject,
+      ),
+    ],
   });
   return {
     type: 'modal',
     callback_id: ANSWER_MODAL_CALLBACK_ID,
-    title: plainText(freeText ? 'Answer' : 'Other answer', SLACK_LIMITS.modalTitle),
-    submit: plainText('Send', SLACK_LIMITS.modalButton),
+    title: plainText(
+      denial ? 'Deny with reason' : freeText ? 'Answer' : 'Other answer',
+      SLACK_LIMITS.modalTitle,
+    ),
+    submit: plainText(denial ? 'Deny' : 'Send', SLACK_LIMITS.modalButton),
     close: plainText('Cancel', SLACK_LIMITS.modalButton),
     private_metadata: encodeModalMetadata({
       v: 1,

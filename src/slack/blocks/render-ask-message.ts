@@ -18,7 +18,7 @@ import type {
 import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import { askRevision } from '../../asks/ask-revision.js';
-import { type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
+import { APPROVAL_OPTIONS, type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
 import { mentionUser } from '../mrkdwn.js';
 import {
   blockId,
@@ -86,8 +86,13 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
       blocks.push({ type: 'divider', block_id: blockId(ask.askId, revision, questionIndex, 'div') });
     const resolution = ask.resolutions[questionIndex] ?? null;
     blocks.push(...questionHeadBlocks(ask, question, questionIndex, revision, count));
+    const call = ask.approval?.calls[questionIndex];
+    if (call) blocks.push(section(ask, revision, questionIndex, 'args', argumentsBlockText(call.input)));
     if (resolution !== null) {
-      blocks.push(section(ask, revision, questionIndex, 'done', resolutionLine(resolution, ask.timeoutMs)));
+      const line = call
+        ? approvalResolutionLine(resolution, ask.timeoutMs)
+        : resolutionLine(resolution, ask.timeoutMs);
+      blocks.push(section(ask, revision, questionIndex, 'done', line));
     } else if (ask.status !== 'open') {
       blocks.push(section(ask, revision, questionIndex, 'done', '🔒 Closed without an answer'));
     } else {
@@ -238,6 +243,20 @@ function controlsBlock(
   options: AskOption[],
 ): ActionsBlock {
   const elements: ActionsBlock['elements'] = [];
+  if (ask.approval?.calls[questionIndex]) {
+    // Approve (primary), Deny (danger), and "Deny with reason…" (the typed-answer modal: a typed answer denies).
+    options.forEach((option, index) => {
+      const style = option.label === APPROVAL_OPTIONS.approve ? 'primary' : 'danger';
+      elements.push({
+        ...button(option.label, optionActionId(questionIndex, index), value(ask, questionIndex, index)),
+        style,
+      });
+    });
+    elements.push(
+      button('Deny with reason…', questionActionId('other', questionIndex), value(ask, questionIndex, null)),
+    );
+    return { type: 'actions', block_id: blockId(ask.askId, revision, questionIndex, 'act'), elements };
+  }
   const other = button('Other…', questionActionId('other', questionIndex), value(ask, questionIndex, null));
   if (question.kind === 'free_text' || options.length === 0) {
     elements.push(
@@ -289,6 +308,8 @@ function deadlineLine(ask: AskRecord, question: AskQuestion, deadline: number | 
   const when = deadline === null ? `within ${duration}` : `by ${dateToken(deadline)} (${duration})`;
   // What the timeout job will pick: the same rule it applies (no date needed for the labels).
   const picks = assumeResolution(question, ask.policy, '', 'timeout').selected;
+  if (ask.approval)
+    return `⏱ No decision ${when}? It will be *${picks.includes(APPROVAL_OPTIONS.approve) ? 'approved' : 'denied'}*, and the agent told so.`;
   const outcome =
     picks.length > 0
       ? `I'll assume ${listLabels(picks)} and say so.`
@@ -317,6 +338,46 @@ export function resolutionLine(resolution: QuestionResolution, timeoutMs: number
     }
     case 'canceled':
       return `🚫 Canceled by ${mentionUser(resolution.answeredBy)}`;
+    default:
+      return '🔒 Closed';
+  }
+}
+
+/** Most characters of a gated call's arguments shown in its approval (pretty JSON, escaped). */
+const ARGUMENTS_MAX = 2500;
+
+/**
+ * A gated call's arguments as a code block: pretty JSON, escaped for mrkdwn (so nothing in them pings or
+ * links), with backtick runs broken so they cannot close the block, cut at {@link ARGUMENTS_MAX}.
+ */
+function argumentsBlockText(input: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(input ?? {}, null, 2) ?? 'null';
+  } catch {
+    json = String(input);
+  }
+  const safe = escapeAndTruncate(json, ARGUMENTS_MAX).replace(/`/g, 'ˋ');
+  return `\`\`\`${safe}\`\`\``;
+}
+
+/** The line that replaces a decided approval's buttons (safe mrkdwn). */
+export function approvalResolutionLine(resolution: QuestionResolution, timeoutMs: number): string {
+  const approved = resolution.selected.includes(APPROVAL_OPTIONS.approve) && resolution.other === null;
+  const duration = formatDuration(timeoutMs);
+  switch (resolution.status) {
+    case 'answered':
+      if (approved) return `✅ Approved by ${mentionUser(resolution.answeredBy)}`;
+      return resolution.other !== null && resolution.other.length > 0
+        ? `⛔ Denied by ${mentionUser(resolution.answeredBy)}: “${escapeAndTruncate(resolution.other, TYPED_MRKDWN_MAX)}”`
+        : `⛔ Denied by ${mentionUser(resolution.answeredBy)}`;
+    case 'assumed':
+      if (resolution.source === 'not_shown') return '⚠️ Could not be shown in Slack: denied';
+      return approved
+        ? `⏱ No decision in ${duration}: approved by default`
+        : `⏱ No decision in ${duration}: denied`;
+    case 'canceled':
+      return `🚫 Canceled by ${mentionUser(resolution.answeredBy)}: not run`;
     default:
       return '🔒 Closed';
   }
@@ -353,8 +414,13 @@ function cancelBlock(ask: AskRecord, revision: number): ActionsBlock {
 
 function fallbackText(ask: AskRecord): string {
   const first = ask.questions[0];
-  const questionText = first === undefined ? '' : escapeAndTruncate(first.question, 1000);
   const more = ask.questions.length > 1 ? ` (+${ask.questions.length - 1} more)` : '';
+  if (ask.approval) {
+    const call = ask.approval.calls[0];
+    const name = call ? (call.server ? `${call.server}.${call.tool}` : call.tool) : '';
+    return `${ask.status === 'open' ? 'Approval needed' : 'Decided'}: ${escapeAndTruncate(name, 200)}${more}`;
+  }
+  const questionText = first === undefined ? '' : escapeAndTruncate(first.question, 1000);
   const lead =
     ask.status === 'open' ? `Question from ${escapeAndTruncate(askerLabel(ask.waiter), 100)}` : 'Resolved';
   return `${lead}: ${questionText}${more}`;

@@ -520,3 +520,89 @@ describe('renderAskMessage for an ask a program opened', () => {
     expect(JSON.stringify(rendered.blocks)).not.toContain('.intro');
   });
 });
+
+describe('renderAskMessage for an approval of tool calls', () => {
+  const gatedQuestion = (onTimeout: 'deny' | 'approve' = 'deny'): AskQuestion =>
+    choiceQuestion({
+      header: 'Approve deploy.rollback?',
+      question: 'The agent wants to run rollback on the MCP server deploy, with these arguments:',
+      purpose: 'Checks fail <!channel> <https://evil.example|click>',
+      options: [
+        option('Approve', { recommended: onTimeout === 'approve' }),
+        option('Deny', { recommended: onTimeout === 'deny' }),
+      ],
+    });
+  const approvalAsk = (extra: Partial<AskRecord> = {}) =>
+    askRecord({
+      questions: [gatedQuestion()],
+      approval: {
+        calls: [
+          {
+            toolCallId: 'call_1',
+            toolName: 'deploy_rollback',
+            server: 'deploy',
+            tool: 'rollback',
+            input: { service: 'api <!here>', note: '```</code> <@U0EVIL> <https://x.example|y>' },
+          },
+        ],
+        reason: 'Checks fail',
+      },
+      ...extra,
+    });
+
+  it('shows the arguments in a code block, inert; Approve (primary), Deny (danger), Deny with reason…', () => {
+    const rendered = renderAskMessage(approvalAsk());
+    expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
+    expect(rendered.text).toBe('Approval needed: deploy.rollback');
+    const serialized = JSON.stringify(rendered.blocks);
+    expect(forbiddenSequences(serialized, [])).toEqual([]);
+    const args = mrkdwnTexts(rendered.blocks).find((text) => text.startsWith('```'));
+    expect(args).toContain('&lt;!here&gt;');
+    // The model's backticks cannot close the code block early.
+    expect(args?.slice(3, -3)).not.toContain('`');
+    const buttons = actionsElements(rendered.blocks)[0] ?? [];
+    expect(buttons.map((b) => [(b.text as { text: string }).text, b.style ?? null])).toEqual([
+      ['Approve', 'primary'],
+      ['Deny', 'danger'],
+      ['Deny with reason…', null],
+    ]);
+    expect(mrkdwnTexts(rendered.blocks).some((t) => t.includes('It will be *denied*'))).toBe(true);
+  });
+
+  it.each([
+    [answered(['Approve']), '✅ Approved by <@U0BOB>'],
+    [answered(['Deny']), '⛔ Denied by <@U0BOB>'],
+    [
+      answered([], 'U0BOB', { other: 'freeze <!channel>', source: 'modal' }),
+      '⛔ Denied by <@U0BOB>: “freeze &lt;!channel&gt;”',
+    ],
+    [assumed(['Deny']), '⏱ No decision in 30 min: denied'],
+    [assumed(['Approve']), '⏱ No decision in 30 min: approved by default'],
+    [canceled(), '🚫 Canceled by <@U0ALICE>: not run'],
+  ])('a decided approval says %#: %s', (resolution, line) => {
+    const rendered = renderAskMessage(approvalAsk({ status: 'resolved', resolutions: [resolution] }));
+    expect(mrkdwnTexts(rendered.blocks)).toContain(line);
+    expect(actionsElements(rendered.blocks)).toEqual([]);
+    expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
+  });
+
+  it('onTimeout approve says so, and three calls stay within Slack limits', () => {
+    const three = approvalAsk({
+      questions: [gatedQuestion('approve'), gatedQuestion(), gatedQuestion()],
+      resolutions: [null, null, null],
+      approval: {
+        calls: [0, 1, 2].map((n) => ({
+          toolCallId: `call_${n}`,
+          toolName: 'deploy_rollback',
+          server: 'deploy',
+          tool: 'rollback',
+          input: { blob: 'x'.repeat(10_000) },
+        })),
+        reason: null,
+      },
+    });
+    const rendered = renderAskMessage(three);
+    expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
+    expect(mrkdwnTexts(rendered.blocks).some((t) => t.includes('It will be *approved*'))).toBe(true);
+  });
+});
