@@ -325,4 +325,54 @@ describe('the turn loop over in-memory ports', () => {
       expect(finalReply(e)).toContain(text);
     });
   });
+
+  describe('tool calls across a crash during the call', () => {
+    it.each([
+      [false, 0, 'ERR:deploy_rollback was started, but its outcome is unknown'],
+      [true, 1, 'OK:deploy_rollback ok'],
+    ])(
+      'idempotent %s: the retry does not ask the model again; the tool runs %i time(s)',
+      async (idempotent, runs, text) => {
+        let count = 0;
+        const e = engine(
+          (prompt) =>
+            lastToolResults(prompt).length === 0
+              ? { toolCalls: [{ name: 'deploy_rollback', input: { service: 'api' } }] }
+              : {
+                  text: `FINAL ${lastToolResults(prompt)
+                    .map((r) => `${r.isError ? 'ERR' : 'OK'}:${r.text}`)
+                    .join(' | ')}`,
+                },
+          {
+            tools: [
+              {
+                name: 'deploy_rollback',
+                description: 'rollback',
+                inputSchema: z.object({ service: z.string() }),
+                hints: { readOnly: false, destructive: false, idempotent },
+                execute: async () => {
+                  count++;
+                  return 'deploy_rollback ok';
+                },
+              },
+            ],
+          },
+        );
+        // The process dies once its claim on the call is stored, before the call returns.
+        let crashed = false;
+        e.deps.onCheckpoint = (name) => {
+          if (name === 'during-tool-call' && !crashed) {
+            crashed = true;
+            throw new Error('SIGKILL');
+          }
+        };
+        await expect(startTurn(e.deps, e.start)).rejects.toThrow('SIGKILL');
+        expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'completed' });
+        expect(e.model.doGenerateCalls).toHaveLength(2);
+        expect(count).toBe(runs);
+        const reply = e.surface.events.find((event) => event.type === 'postMessage');
+        expect(reply?.type === 'postMessage' ? reply.text : '').toContain(text);
+      },
+    );
+  });
 });

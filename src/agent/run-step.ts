@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolResultPart } from 'ai';
+import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
 import { ASK_RECORD_VERSION, type AskDefinition } from '../asks/types.js';
 import {
   approvalCallOf,
@@ -12,11 +12,16 @@ import type { EngineDeps } from './engine-deps.js';
 import { runModelStep } from './model-step.js';
 import { planStep } from './plan-step.js';
 import { runToolCall } from './run-tool-call.js';
-import { errorResult, toolCallsOf, toolMessage } from './tool-messages.js';
+import { errorResult, toolCallsOf, toolMessage, toolResultsOf, withToolResult } from './tool-messages.js';
 import type { TurnRecord } from './turn-record.js';
 
 /** Runs one model step of a running turn and commits what it decided: a final reply, a pause on an ask, or tool results. */
 export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<void> {
+  const pending = pendingToolCalls(turn.messages);
+  if (pending) {
+    await runPendingCalls(deps, turn, pending.calls, pending.text);
+    return;
+  }
   if (turn.stepCount >= deps.config.stepLimit) {
     await endTurn(deps, turn, turn.messages, 'failed', stepLimitText(deps.config.stepLimit));
     return;
@@ -92,47 +97,94 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
     return;
   }
 
-  const ran: ToolResultPart[] = [];
   const tooManyInvalid = invalidAskCount >= deps.config.maxInvalidAsks;
-  const gated: GatedCall[] = [];
-  if (!tooManyInvalid) {
-    for (const call of plan.toRun) {
-      const tool = deps.tools.get(call.toolName);
-      if (tool?.approval && gated.length < MAX_APPROVAL_CALLS)
-        gated.push({ call, tool: { ...tool, approval: tool.approval } });
-      else if (tool?.approval) ran.push(errorResult(call, tooManyGatedText(call.toolName)));
-      // Calls that need no approval run now, before the turn pauses for the others.
-      else ran.push(await runToolCall(deps, turn.turnId, call));
-    }
-  } else {
-    for (const call of plan.toRun)
-      ran.push(errorResult(call, 'Not run: the turn ended after too many invalid ask_question calls.'));
-  }
-  const messages = [...turn.messages, plan.assistant, toolMessage(plan.calls, [...plan.decided, ...ran])];
   if (tooManyInvalid) {
+    const notRun = plan.toRun.map((call) =>
+      errorResult(call, 'Not run: the turn ended after too many invalid ask_question calls.'),
+    );
     await endTurn(
       deps,
       { ...turn, stepCount: turn.stepCount + 1, invalidAskCount },
-      messages,
+      [...turn.messages, plan.assistant, toolMessage(plan.calls, [...plan.decided, ...notRun])],
       'failed',
       tooManyInvalidAsksText(invalidAskCount),
     );
     return;
   }
-  if (gated.length > 0) {
-    await pauseForApproval(deps, turn, messages, gated, step.text, invalidAskCount);
+  // The step's calls are stored before any of them runs: a retry after a crash finishes these calls (each
+  // at most once, by its claim) instead of asking the model again, which would make new calls.
+  const stored: TurnRecord = {
+    ...turn,
+    messages: [
+      ...turn.messages,
+      plan.assistant,
+      ...(plan.decided.length > 0 ? [toolMessage(plan.calls, plan.decided)] : []),
+    ],
+    stepCount: turn.stepCount + 1,
+    invalidAskCount,
+    updatedAt: new Date(deps.now()).toISOString(),
+  };
+  if (plan.toRun.length === 0) {
+    await deps.store.commitTurn(stored, turn.rev);
     return;
   }
-  await deps.store.commitTurn(
-    {
-      ...turn,
-      messages,
-      stepCount: turn.stepCount + 1,
-      invalidAskCount,
-      updatedAt: new Date(deps.now()).toISOString(),
-    },
-    turn.rev,
+  const committed = await deps.store.commitTurn(stored, turn.rev);
+  if (!committed.ok) return;
+  await runPendingCalls(deps, { ...stored, rev: committed.rev }, plan.toRun, step.text);
+}
+
+/**
+ * The calls of the turn's last assistant message that have no result yet (a step stored before its calls
+ * ran, and a crash in between), with that message's text; null when there are none.
+ */
+export function pendingToolCalls(
+  messages: readonly ModelMessage[],
+): { calls: ToolCallPart[]; text: string } | null {
+  const index = messages.findLastIndex((message) => message.role === 'assistant');
+  if (index < 0) return null;
+  const assistant = messages[index] as ModelMessage;
+  const answered = new Set(
+    messages.slice(index + 1).flatMap((m) => toolResultsOf(m).map((r) => r.toolCallId)),
   );
+  const calls = toolCallsOf(assistant).filter((call) => !answered.has(call.toolCallId));
+  if (calls.length === 0) return null;
+  const text =
+    typeof assistant.content === 'string'
+      ? assistant.content
+      : assistant.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  return { calls, text };
+}
+
+/**
+ * Runs a stored step's calls that have no result yet: those that need no approval run now (each at most
+ * once); when some need approval, the turn pauses on one approval ask for them; otherwise the results are
+ * committed and the turn goes on to its next model step.
+ */
+export async function runPendingCalls(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  calls: readonly ToolCallPart[],
+  reason: string,
+): Promise<void> {
+  let messages = turn.messages;
+  const gated: GatedCall[] = [];
+  for (const call of calls) {
+    const tool = deps.tools.get(call.toolName);
+    let result: ToolResultPart | null = null;
+    if (call.toolName === deps.askTool.name)
+      result = errorResult(call, 'Not asked: the step was interrupted.');
+    else if (tool?.approval && gated.length < MAX_APPROVAL_CALLS)
+      gated.push({ call, tool: { ...tool, approval: tool.approval } });
+    else if (tool?.approval) result = errorResult(call, tooManyGatedText(call.toolName));
+    // Calls that need no approval run now, before the turn pauses for the others.
+    else result = await runToolCall(deps, turn.turnId, call);
+    if (result) messages = withToolResult(messages, result);
+  }
+  if (gated.length > 0) {
+    await pauseForApproval(deps, turn, messages, gated, reason);
+    return;
+  }
+  await deps.store.commitTurn({ ...turn, messages, updatedAt: new Date(deps.now()).toISOString() }, turn.rev);
 }
 
 /**
@@ -145,7 +197,6 @@ async function pauseForApproval(
   messages: ModelMessage[],
   gated: GatedCall[],
   reason: string,
-  invalidAskCount: number,
 ): Promise<void> {
   const first = gated[0] as GatedCall;
   const askId = deps.newId();
@@ -170,9 +221,7 @@ async function pauseForApproval(
     status: 'paused',
     messages,
     pendingAskId: askId,
-    stepCount: turn.stepCount + 1,
     askCount: turn.askCount + 1,
-    invalidAskCount,
     updatedAt: at,
   };
   const committed = await deps.store.pauseTurn(next, turn.rev, definition);

@@ -3,6 +3,7 @@
  * - `status` (read-only): "payments-api 2.41 is healthy";
  * - `rollback` (destructive): "rolled back <service> to <version>";
  * - `restart` (idempotent, not destructive);
+ * (both wait while `held()` is true, so a test can kill the process in the middle of the call)
  * - `slow`: never answers (for call timeouts);
  * - `huge`: 50,000 characters;
  * - `crash`: the stdio server exits in the middle of the call.
@@ -11,9 +12,20 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
+/** Options of {@link deployToolsServer}. */
+export interface DeployToolsOptions {
+  name?: string;
+  /** While this returns true, `rollback` and `restart` wait before they answer (a call in progress). */
+  held?: () => boolean;
+}
+
+async function whileHeld(held: (() => boolean) | undefined): Promise<void> {
+  while (held?.()) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
 export function deployToolsServer(
   onCall: (tool: string) => void,
-  options: { name?: string } = {},
+  options: DeployToolsOptions = {},
 ): McpServer {
   const server = new McpServer({ name: options.name ?? 'deploy', version: '1.0.0' });
   server.registerTool(
@@ -37,6 +49,7 @@ export function deployToolsServer(
     },
     async ({ service, version }) => {
       onCall('rollback');
+      await whileHeld(options.held);
       return { content: [{ type: 'text', text: `rolled back ${service} to ${version}` }] };
     },
   );
@@ -49,6 +62,7 @@ export function deployToolsServer(
     },
     async ({ service }) => {
       onCall('restart');
+      await whileHeld(options.held);
       return { content: [{ type: 'text', text: `restarted ${service}` }] };
     },
   );
