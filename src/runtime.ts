@@ -28,7 +28,7 @@ import {
 } from './ops/redis-connections.js';
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
-import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
+import { cachedGroupMembers, slackErrorCode } from './slack/handlers/answerer-check.js';
 import { SlackSurface } from './slack/slack-surface.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
@@ -344,9 +344,9 @@ export async function startRuntime(
                 ),
             }
           : {}),
-        onFailed: (job, error) => {
+        onFailed: (job, error, final) => {
           metrics.jobFailures.inc({ queue: tuning.queueName ?? 'holdpoint', name: job?.name ?? 'unknown' });
-          logger.error({ jobId: job?.id, err: error }, 'job failed for good');
+          if (final) logger.error({ jobId: job?.id, err: error }, 'job failed for good');
         },
       });
       const running = worker;
@@ -393,6 +393,17 @@ export async function startRuntime(
             const opened = await webClient.conversations.open({ users: userId });
             if (!opened.channel?.id) throw new Error(`conversations.open gave no channel for ${userId}`);
             return opened.channel.id;
+          },
+          groupExists: async (groupId) => {
+            try {
+              await webClient.usergroups.users.list({ usergroup: groupId });
+              return true;
+            } catch (error) {
+              if (slackErrorCode(error) === 'no_such_subteam') return false;
+              // Slack down or a missing scope (usergroups:read): do not refuse the ask for it.
+              logger.warn({ err: error, groupId }, 'could not check a user group of an ask');
+              return true;
+            }
           },
           newId: () => randomUUID(),
           now: () => Date.now(),

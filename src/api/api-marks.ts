@@ -1,10 +1,18 @@
 /** Small Redis-backed facts of the ask API (implemented by `RedisApiMarks` in src/store/). */
 export interface ApiMarks {
   /**
-   * Claims the `Idempotency-Key` `key` of `client` for `askId` (`SET NX` with a TTL).
-   * @returns the ask id that holds the key: `askId` when this call claimed it, else the earlier one.
+   * Claims the `Idempotency-Key` `key` of `client` for `askId` (`SET NX` with a TTL), remembering the digest
+   * of the request body it came with.
+   * @returns the ask id that holds the key (`askId` when this call claimed it, else the earlier one) and
+   *   whether the earlier request had the same body digest.
    */
-  claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string>;
+  claimIdempotencyKey(
+    client: string,
+    key: string,
+    askId: string,
+    bodyDigest: string,
+    ttlMs: number,
+  ): Promise<{ askId: string; sameBody: boolean }>;
   /**
    * Releases `client`'s `Idempotency-Key` `key` when it still names `askId` (compare and delete), so a retry
    * after a failed create (Slack refused the message) opens a new ask instead of returning the failed one.

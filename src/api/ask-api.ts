@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AskService } from '../asks/ask-service.js';
 import type { AskStore } from '../asks/ask-store.js';
@@ -33,8 +34,13 @@ export interface AskApiDeps {
   tokens: readonly ApiToken[];
   /** What a request leaves out (`ASK_TIMEOUT`, `ASK_TIMEOUT_POLICY`, `ASK_ANSWERERS`). */
   defaults: AskRequestDefaults;
-  /** Opens (or finds) the DM with a user; returns its channel id. */
+  /** Opens (or finds) the DM with a user; returns its channel id. @throws Slack's error (its `data.error` is shown). */
   openDm: (userId: string) => Promise<string>;
+  /**
+   * Whether a user group exists in the workspace (an answerer list naming an unknown group is refused, since
+   * nobody could answer through it). Absent: not checked.
+   */
+  groupExists?: (groupId: string) => Promise<boolean>;
   newId: () => string;
   /** Epoch ms. */
   now: () => number;
@@ -125,6 +131,16 @@ async function handle(deps: AskApiDeps, req: IncomingMessage, res: ServerRespons
   if (id && req.method === 'GET') return read(deps, client, id, url.searchParams.get('wait'), res);
   if (id && req.method === 'DELETE') return cancel(deps, client, id, res);
   req.resume();
+  if (url.pathname === '/v1/asks' || id)
+    throw new HttpProblem(
+      405,
+      {
+        code: 'method_not_allowed',
+        message: `${req.method} is not allowed here: use ${id ? 'GET or DELETE' : 'POST'}`,
+        path: '',
+      },
+      { allow: id ? 'GET, DELETE' : 'POST' },
+    );
   throw new HttpProblem(404, { code: 'not_found', message: 'no such route', path: '' });
 }
 
@@ -205,17 +221,52 @@ export async function openProgramAsk(
         message: 'Idempotency-Key: at most 255 characters',
         path: '',
       });
-    const holder = await deps.marks.claimIdempotencyKey(client, idempotencyKey, askId, IDEMPOTENCY_TTL_MS);
-    repeated = holder !== askId;
-    askId = holder;
+    const digest = createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 32);
+    const holder = await deps.marks.claimIdempotencyKey(
+      client,
+      idempotencyKey,
+      askId,
+      digest,
+      IDEMPOTENCY_TTL_MS,
+    );
+    if (!holder.sameBody)
+      throw new HttpProblem(422, {
+        code: 'idempotency_key_reused',
+        message: `Idempotency-Key: it was used with a different body (ask ${holder.askId}); use a new key for a new ask`,
+        path: '',
+      });
+    repeated = holder.askId !== askId;
+    askId = holder.askId;
   }
   const scope = standaloneScope(askId);
   if (repeated) {
     const earlier = await deps.store.getAsk(scope, askId);
     if (earlier?.shownAt != null) return { ask: earlier, repeated };
   }
-  const channel =
-    'channel' in request.target ? request.target.channel : await deps.openDm(request.target.user);
+  if (request.answerers.mode === 'list' && deps.groupExists) {
+    for (const groupId of request.answerers.groupIds)
+      if (!(await deps.groupExists(groupId)))
+        throw new HttpProblem(400, {
+          code: 'invalid_request',
+          message: `answerers: ${groupId} is not a user group of this workspace (Slack: no_such_subteam), so nobody could answer through it`,
+          path: 'answerers',
+        });
+  }
+  let channel: string;
+  if ('channel' in request.target) channel = request.target.channel;
+  else {
+    try {
+      channel = await deps.openDm(request.target.user);
+    } catch (error) {
+      const code = slackCode(error);
+      if (code === null) throw error;
+      throw new HttpProblem(400, {
+        code: 'invalid_request',
+        message: `user: Slack could not open a DM with ${request.target.user} (${code})`,
+        path: 'user',
+      });
+    }
+  }
   const conversation = { surface: 'slack', channel, threadTs: request.threadTs ?? '' };
   const definition: AskDefinition = {
     version: ASK_RECORD_VERSION,
@@ -237,14 +288,16 @@ export async function openProgramAsk(
     metadata: request.metadata,
     intro: request.intro,
   };
-  const opened = await deps.asks.open(conversation, definition);
+  let refusal: string | null = null;
+  const opened = await deps.asks.open(conversation, definition, (error) => {
+    refusal = slackCode(error) ?? (error instanceof Error ? error.message : null);
+  });
   if (!opened || opened.shownAt === null) {
     // The failed ask stays (resolved as not shown); a retry with the same key opens a new one.
     if (idempotencyKey) await deps.marks.releaseIdempotencyKey(client, idempotencyKey, askId);
     throw new HttpProblem(502, {
       code: 'not_shown',
-      message:
-        'Slack refused the message; the ask resolved as not shown (retrying with the same Idempotency-Key asks again)',
+      message: `Slack refused the message${refusal ? ` (${refusal})` : ''}; the ask ${askId} is kept, resolved as not shown. Fix the cause and ask again (the same Idempotency-Key opens a new ask).`,
       path: '',
     });
   }
@@ -315,4 +368,21 @@ async function cancel(deps: AskApiDeps, client: string, id: string, res: ServerR
     message: `ask ${id} already resolved; GET it for the answers`,
     path: '',
   });
+}
+
+/** Slack's error code of a failed Web API call (`data.error`), or null for other errors. */
+function slackCode(error: unknown): string | null {
+  const data = (error as { data?: { error?: unknown } } | null)?.data;
+  return typeof data?.error === 'string' ? data.error : null;
+}
+
+/** JSON with object keys sorted, so two bodies that differ only in key order have one digest. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(
+          Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)),
+        )
+      : item,
+  );
 }

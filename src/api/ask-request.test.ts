@@ -36,6 +36,12 @@ describe('decodeAskRequest', () => {
       'http or https',
     ],
     [{ channel: 'nope', questions: QUESTIONS }, 'invalid_request', 'channel', 'channel id'],
+    [
+      { channel: 'C0OPS', questions: QUESTIONS, callbackUrl: 'http://169.254.169.254/latest/meta-data' },
+      'invalid_request',
+      'callbackUrl',
+      'link-local address',
+    ],
     // Our own words for every field, never zod's ("Invalid input: expected …").
     [null, 'invalid_request', '', 'the body: expected a JSON object with "questions"'],
     [[QUESTIONS], 'invalid_request', '', 'the body: expected a JSON object with "questions"'],

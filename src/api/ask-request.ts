@@ -6,6 +6,7 @@ import type { AnswererPolicy } from '../asks/types.js';
 import { parseAnswerers } from '../config/answerers.js';
 import { parseDuration } from '../config/durations.js';
 import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
+import { webhookAddressAllowed } from './webhook-target.js';
 
 /** Largest `metadata` accepted, in bytes of its JSON: it is stored with the ask and returned as given. */
 export const METADATA_MAX_BYTES = 4096;
@@ -79,6 +80,10 @@ const bodySchema = z.strictObject(
       .string({ error: 'expected an http or https URL' })
       .max(2000, 'expected an http or https URL of at most 2000 characters')
       .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'expected an http or https URL')
+      .refine(
+        (text) => !URL.canParse(text) || webhookAddressAllowed(new URL(text).hostname),
+        'a link-local address (169.254.x.x, fe80::, where cloud metadata services answer) is not allowed',
+      )
       .optional(),
   },
   { error: 'expected a JSON object with "questions" and "channel" or "user"' },

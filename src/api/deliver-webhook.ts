@@ -1,8 +1,10 @@
+import { lookup } from 'node:dns/promises';
 import type { AskStore } from '../asks/ask-store.js';
 import type { EngineLogger } from '../asks/logger.js';
 import type { ApiMarks } from './api-marks.js';
 import { askView } from './ask-view.js';
 import { signWebhook } from './webhook-signature.js';
+import { webhookAddressAllowed } from './webhook-target.js';
 
 /** How long one delivery may take before it counts as failed (and is retried), in ms. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -38,6 +40,13 @@ export async function deliverWebhook(
   if (ask?.waiter.kind !== 'api' || !ask.waiter.callbackUrl || ask.status !== 'resolved')
     return 'no-callback';
   if (await deps.marks.isDelivered(askId)) return 'already-delivered';
+  const target = new URL(ask.waiter.callbackUrl);
+  const addresses = await lookup(target.hostname.replace(/^\[|\]$/g, ''), { all: true });
+  const blocked = addresses.find((found) => !webhookAddressAllowed(found.address));
+  if (blocked)
+    throw new Error(
+      `webhook of ask ${askId}: ${target.hostname} is the link-local address ${blocked.address} (where cloud metadata services answer); not sent`,
+    );
   const body = JSON.stringify({ type: 'ask.resolved', ask: askView(ask) });
   const timestampSec = Math.floor(deps.now() / 1000);
   const delivery = `ask-resolved-${askId}`;

@@ -71,7 +71,11 @@ export class AskService {
    * the question).
    * @returns true when it was shown.
    */
-  async show(conversation: ConversationRef, ask: AskRecord): Promise<boolean> {
+  async show(
+    conversation: ConversationRef,
+    ask: AskRecord,
+    onFailed?: (lastError: unknown) => void,
+  ): Promise<boolean> {
     const deps = this.#deps;
     const attempts = deps.showAttempts ?? 3;
     let delay = deps.showRetryDelayMs ?? 500;
@@ -96,6 +100,7 @@ export class AskService {
       { turnId: ask.scope, askId: ask.askId, err: lastError },
       'ask could not be shown; resolving as not shown',
     );
+    onFailed?.(lastError);
     const at = new Date(deps.now()).toISOString();
     await deps.store.resolveOpenQuestions(
       ask.scope,
@@ -111,12 +116,16 @@ export class AskService {
    * message).
    * @returns the ask as stored after showing it, or null when it vanished meanwhile.
    */
-  async open(conversation: ConversationRef, definition: AskDefinition): Promise<AskRecord | null> {
+  async open(
+    conversation: ConversationRef,
+    definition: AskDefinition,
+    onShowFailed?: (lastError: unknown) => void,
+  ): Promise<AskRecord | null> {
     const deps = this.#deps;
     await deps.store.openAsk(definition);
     const stored = await deps.store.getAsk(definition.scope, definition.askId);
     if (!stored) return null;
-    if (stored.shownAt === null) await this.show(conversation, stored);
+    if (stored.shownAt === null) await this.show(conversation, stored, onShowFailed);
     return deps.store.getAsk(definition.scope, definition.askId);
   }
 

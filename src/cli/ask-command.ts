@@ -67,6 +67,12 @@ async function runAsk(
     );
     return ASK_EXIT.failed;
   }
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
+    io.stderr(
+      `holdpoint ask: HOLDPOINT_URL=${url} is not an http:// or https:// URL (e.g. http://localhost:3000)\n`,
+    );
+    return ASK_EXIT.failed;
+  }
   const api = async (method: string, path: string, body?: unknown) => {
     let response: Response;
     try {
@@ -132,6 +138,17 @@ async function runAsk(
     io.stderr(`holdpoint ask: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
     return ASK_EXIT.invalid;
   }
+  const usage = (problem: string): number => {
+    io.stderr(`holdpoint ask: ${problem}\n${USAGE}\n`);
+    return ASK_EXIT.invalid;
+  };
+  if (values.channel && values.user) return usage('give --channel or --user, not both');
+  if (positionals.length > 1) return usage(`one FILE at most (got ${positionals.join(', ')})`);
+  const questionFlags = ['question', 'header', 'option', 'multi'].filter(
+    (name) => values[name] !== undefined,
+  );
+  if (positionals.length > 0 && questionFlags.length > 0)
+    return usage(`--${questionFlags.join(', --')} cannot be used with a FILE: put the questions in the file`);
   // A FILE (or `-`) holds a `POST /v1/asks` body (`channel`, `timeout`, `answerers`, `metadata`, …
   // besides `questions`) or just the `questions` array; flags win over what it sets.
   let base: Record<string, unknown> = {};
@@ -182,7 +199,12 @@ async function runAsk(
     return ASK_EXIT.invalid;
   }
   if (created.status !== 201 && created.status !== 200) {
-    io.stderr(`holdpoint ask: the API answered ${created.status}: ${created.body.error?.message ?? ''}\n`);
+    const reason =
+      created.body.error?.message ??
+      (created.status === 404
+        ? `no ask API at ${url}/v1/asks: check HOLDPOINT_URL, and that the server has API_TOKENS set`
+        : 'no reason given');
+    io.stderr(`holdpoint ask: the API answered ${created.status}: ${reason}\n`);
     return ASK_EXIT.failed;
   }
   const id = created.body.id ?? '';

@@ -36,11 +36,17 @@ export interface HoldpointWorkerOptions {
   stalledInterval?: number;
   /** How long a turn waits before looking again when another turn holds its thread, in ms (default 2000). */
   threadWaitMs?: number;
-  /** Delivers an ask's `ask.resolved` webhook (`webhook` jobs); absent: such jobs fail once, unretried. */
+  /**
+   * Delivers an ask's `ask.resolved` webhook (`webhook` jobs); absent (no `WEBHOOK_SECRET` here): such a job
+   * is handed back to the queue every 30 s, with an error log line, for a worker that has the secret.
+   */
   deliverWebhook?: (scope: string, askId: string) => Promise<string>;
-  /** Called with a job that failed for good (all attempts used). */
-  onFailed?: (job: Job | undefined, error: Error) => void;
+  /** Called with every failed attempt of a job; `final` when it failed for good (all attempts used, or unrecoverable). */
+  onFailed?: (job: Job | undefined, error: Error, final: boolean) => void;
 }
+
+/** How long a webhook job waits before another try when this worker cannot sign it, in ms. */
+const NO_SECRET_RETRY_MS = 30_000;
 
 /**
  * The BullMQ worker for `turn`, `resume` and `timeout` jobs. Processors are thin: validate the payload,
@@ -77,8 +83,15 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
     },
   );
   worker.on('failed', (job, error) => {
-    if (job && (error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1)))
-      options.onFailed?.(job, error);
+    const final =
+      error instanceof UnrecoverableError || (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
+    // A webhook retries for about two days: say each failed try, so a broken receiver shows in the log.
+    if (job?.name === JOB_NAMES.webhook && !final)
+      deps.log.warn(
+        { jobId: job.id, attempt: job.attemptsMade, of: job.opts.attempts, err: error },
+        'webhook delivery failed; it will be retried',
+      );
+    options.onFailed?.(job, error, final);
   });
   worker.on('error', (error) => deps.log.error({ err: error }, 'worker error'));
   return worker;
@@ -136,8 +149,15 @@ async function processJob(
     }
     case JOB_NAMES.webhook: {
       const data = webhookJobSchema.parse(job.data);
-      if (!deliverWebhook)
-        throw new UnrecoverableError('webhooks are off on this worker (set WEBHOOK_SECRET)');
+      if (!deliverWebhook) {
+        // Another worker (with WEBHOOK_SECRET) may deliver it: hand it back instead of failing it for good.
+        deps.log.error(
+          { jobId: job.id, askId: data.askId, retryInMs: NO_SECRET_RETRY_MS },
+          'a webhook is due but this worker has no WEBHOOK_SECRET; set the same WEBHOOK_SECRET on every worker',
+        );
+        await job.moveToDelayed(Date.now() + NO_SECRET_RETRY_MS, token);
+        throw new DelayedError();
+      }
       return deliverWebhook(data.scope, data.askId);
     }
     default:

@@ -19,15 +19,23 @@ export class RedisApiMarks implements ApiMarks {
     return this.#keys.apiIdempotency(client, digest);
   }
 
-  async claimIdempotencyKey(client: string, key: string, askId: string, ttlMs: number): Promise<string> {
+  async claimIdempotencyKey(
+    client: string,
+    key: string,
+    askId: string,
+    bodyDigest: string,
+    ttlMs: number,
+  ): Promise<{ askId: string; sameBody: boolean }> {
     const redisKey = this.#idempotencyKey(client, key);
-    if ((await this.redis.set(redisKey, askId, 'PX', ttlMs, 'NX')) === 'OK') return askId;
-    return (await this.redis.get(redisKey)) ?? askId;
+    if ((await this.redis.set(redisKey, `${askId} ${bodyDigest}`, 'PX', ttlMs, 'NX')) === 'OK')
+      return { askId, sameBody: true };
+    const [holder = askId, digest = bodyDigest] = ((await this.redis.get(redisKey)) ?? '').split(' ');
+    return { askId: holder || askId, sameBody: digest === bodyDigest };
   }
 
   async releaseIdempotencyKey(client: string, key: string, askId: string): Promise<void> {
     await this.redis.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+      "local v = redis.call('GET', KEYS[1]) if v and string.sub(v, 1, #ARGV[1] + 1) == ARGV[1] .. ' ' then return redis.call('DEL', KEYS[1]) end return 0",
       1,
       this.#idempotencyKey(client, key),
       askId,

@@ -172,6 +172,20 @@ describe('the ask API', () => {
     expect(third.status).toBe(200);
     expect(new Set([first.body.id, second.body.id, third.body.id]).size).toBe(1);
     expect(h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(1);
+    // The same key with another body is a mistake, not a repeat: 422, nothing posted.
+    const reused = await call(h, 'POST', '/v1/asks', {
+      ...request,
+      body: { channel: 'C0OTHER', questions: QUESTIONS },
+    });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error).toMatchObject({ code: 'idempotency_key_reused' });
+    // Key order alone does not make another body.
+    const reordered = await call(h, 'POST', '/v1/asks', {
+      ...request,
+      body: { questions: QUESTIONS, channel: 'C0OPS' },
+    });
+    expect(reordered.status).toBe(200);
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(1);
     // Another token's same key is its own ask.
     const other = await call(h, 'POST', '/v1/asks', { ...request, token: OTHER_TOKEN });
     expect(other.status).toBe(201);
@@ -200,6 +214,31 @@ describe('the ask API', () => {
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(retried.body.id);
     expect(h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(1);
+  });
+
+  it("Slack's own refusals say why: an unknown user, an unknown user group, a channel the bot is not in", async () => {
+    const h = await start();
+    h.fake.failNext('conversations.open', { error: 'user_not_found' });
+    const user = await call(h, 'POST', '/v1/asks', { body: { user: 'U0NOPE', questions: QUESTIONS } });
+    expect([user.status, user.body.error]).toEqual([
+      400,
+      {
+        code: 'invalid_request',
+        message: 'user: Slack could not open a DM with U0NOPE (user_not_found)',
+        path: 'user',
+      },
+    ]);
+    const group = await call(h, 'POST', '/v1/asks', {
+      body: { channel: 'C0OPS', questions: QUESTIONS, answerers: ['S0NOPE'] },
+    });
+    expect(group.status).toBe(400);
+    expect(group.body.error).toMatchObject({ path: 'answerers' });
+    expect(String((group.body.error as { message: string }).message)).toContain('S0NOPE is not a user group');
+    for (let n = 0; n < 3; n++) h.fake.failNext('chat.postMessage', { error: 'not_in_channel' });
+    const refused = await call(h, 'POST', '/v1/asks', { body: { channel: 'C0OPS', questions: QUESTIONS } });
+    expect(refused.status).toBe(502);
+    expect(String((refused.body.error as { message: string }).message)).toContain('(not_in_channel)');
+    expect(h.fake.callsTo('chat.postMessage').filter((c) => c.response.ok === true)).toHaveLength(0);
   });
 
   it('refused requests get their status, and nothing is stored or posted', async () => {
@@ -263,6 +302,8 @@ describe('the ask API', () => {
         'invalid_request',
       ],
       ['an unknown ask', call(h, 'GET', '/v1/asks/nope'), 404, 'not_found'],
+      ['PUT on an ask', call(h, 'PUT', '/v1/asks/nope'), 405, 'method_not_allowed'],
+      ['GET on the collection', call(h, 'GET', '/v1/asks'), 405, 'method_not_allowed'],
       [
         'metadata nested too deep to serialize',
         call(h, 'POST', '/v1/asks', {
@@ -336,6 +377,9 @@ describe('the ask API', () => {
         'no retry pending',
       );
       expect(statuses).toEqual([500, 200]);
+      // The failed try is counted where on-call looks.
+      const metrics = await (await fetch(`${h.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(/holdpoint_job_failures_total\{queue="[^"]+",name="webhook"\} 1/);
       expect(new Set(received.map((r) => r.delivery))).toEqual(
         new Set([`ask-resolved-${String(created.body.id)}`]),
       );
@@ -347,6 +391,19 @@ describe('the ask API', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('a worker without WEBHOOK_SECRET hands a due webhook back for one that has it, instead of failing it', async () => {
+    const h = await start();
+    const job = await h.queue.add(
+      'webhook',
+      { scope: 'ask-x', askId: 'x' },
+      { jobId: 'webhook-x', attempts: 15, backoff: { type: 'exponential', delay: 5000 } },
+    );
+    await waitFor(async () => (await job.getState()) === 'delayed', 10_000, 'the job handed back');
+    const after = await h.queue.getJob('webhook-x');
+    expect(after?.attemptsMade).toBe(0);
+    expect(await h.queue.getJobCounts('failed')).toMatchObject({ failed: 0 });
   });
 
   it('a callbackUrl without WEBHOOK_SECRET is refused with nothing posted', async () => {

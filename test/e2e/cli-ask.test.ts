@@ -152,6 +152,34 @@ describe('holdpoint ask', () => {
     expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
   });
 
+  it.each([
+    [['--channel', 'C0OPS', '--user', 'U0BOB', '--question', 'Q?'], 'give --channel or --user, not both'],
+    [['--question', 'Q?', 'ask.json'], '--question cannot be used with a FILE'],
+    [['a.json', 'b.json'], 'one FILE at most'],
+  ])('exits 2 for conflicting arguments %j, posting nothing', async (argv, message) => {
+    const { h, run } = await start();
+    const { io, code } = run(argv, { 'ask.json': '{}', 'a.json': '{}', 'b.json': '{}' });
+    expect(await code).toBe(ASK_EXIT.invalid);
+    expect(io.err.join('')).toContain(message);
+    expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('exits 1 with what to check when HOLDPOINT_URL has no scheme or the server has no API', async () => {
+    const io = recordingIo();
+    expect(await askCommand({ HOLDPOINT_URL: 'localhost:3000', HOLDPOINT_TOKEN: TOKEN }).run(ASK, io)).toBe(
+      1,
+    );
+    expect(io.err.join('')).toContain('HOLDPOINT_URL=localhost:3000 is not an http:// or https:// URL');
+    const h = await startSlackHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'unused' })),
+    });
+    harness = h;
+    const off = recordingIo();
+    expect(await askCommand({ HOLDPOINT_URL: h.baseUrl, HOLDPOINT_TOKEN: TOKEN }).run(ASK, off)).toBe(1);
+    expect(off.err.join('')).toContain('check HOLDPOINT_URL, and that the server has API_TOKENS set');
+  });
+
   it('exits 1 when the token is refused', async () => {
     const h = await startSlackHarness({
       redisUrl: testRedisUrl(),

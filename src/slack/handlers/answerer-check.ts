@@ -46,9 +46,22 @@ export function cachedGroupMembers(ttlMs = 60_000): SlackHandlerDeps['groupMembe
   return async (client, groupId) => {
     const hit = cache.get(groupId);
     if (hit && Date.now() - hit.at < ttlMs) return hit.users;
-    const result = await client.usergroups.users.list({ usergroup: groupId });
-    const users = result.users ?? [];
+    let users: string[];
+    try {
+      users = (await client.usergroups.users.list({ usergroup: groupId })).users ?? [];
+    } catch (error) {
+      // A group Slack does not know has no members: the person is told they may not answer, instead of
+      // every click failing. Other errors (Slack down, a missing scope) still fail the click.
+      if (slackErrorCode(error) !== 'no_such_subteam') throw error;
+      users = [];
+    }
     cache.set(groupId, { at: Date.now(), users });
     return users;
   };
+}
+
+/** Slack's error code of a failed Web API call (`data.error` of a platform error), or null. */
+export function slackErrorCode(error: unknown): string | null {
+  const data = (error as { data?: { error?: unknown } } | null)?.data;
+  return typeof data?.error === 'string' ? data.error : null;
 }
