@@ -43,7 +43,8 @@ function isAsk(call: FakeSlackCall): boolean {
 
 /**
  * The button of question `question` whose text starts with `label` (the renderer marks the recommended
- * one, so a prefix match). Action ids are `hp.option.<question>.<option>`.
+ * one, so a prefix match). Action ids are `hp.option.<question>.<option>`, or `hp.other.<question>` (Other…,
+ * Deny with reason…).
  * @throws Error naming the buttons that exist.
  */
 export function findButton(blocks: unknown, label: string, question = 0): { blockId: string; button: Json } {
@@ -55,7 +56,9 @@ export function findButton(blocks: unknown, label: string, question = 0): { bloc
       if (element.type !== 'button' || typeof element.action_id !== 'string') continue;
       const text = String((element.text as Json | undefined)?.text ?? '');
       seen.push(`${element.action_id} "${text}"`);
-      if (element.action_id.startsWith(`hp.option.${question}.`) && text.startsWith(label)) {
+      const ofQuestion =
+        element.action_id.startsWith(`hp.option.${question}.`) || element.action_id === `hp.other.${question}`;
+      if (ofQuestion && text.startsWith(label)) {
         return { blockId: String(block.block_id), button: element };
       }
     }
