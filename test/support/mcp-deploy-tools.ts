@@ -7,7 +7,7 @@
  * - `slow`: never answers (for call timeouts);
  * - `huge`: 50,000 characters;
  * - `crash`: the stdio server exits in the middle of the call.
- * Every call is counted by `onCall(tool)` before it does anything.
+ * Every call is counted by `onCall(tool, args)` before it does anything.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -24,7 +24,7 @@ async function whileHeld(held: (() => boolean) | undefined): Promise<void> {
 }
 
 export function deployToolsServer(
-  onCall: (tool: string) => void,
+  onCall: (tool: string, args: Record<string, unknown>) => void,
   options: DeployToolsOptions = {},
 ): McpServer {
   const server = new McpServer({ name: options.name ?? 'deploy', version: '1.0.0' });
@@ -36,7 +36,7 @@ export function deployToolsServer(
       annotations: { readOnlyHint: true },
     },
     async ({ service }) => {
-      onCall('status');
+      onCall('status', { service });
       return { content: [{ type: 'text', text: `${service} 2.41 is healthy` }] };
     },
   );
@@ -48,7 +48,7 @@ export function deployToolsServer(
       annotations: { destructiveHint: true },
     },
     async ({ service, version }) => {
-      onCall('rollback');
+      onCall('rollback', { service, version });
       await whileHeld(options.held);
       return { content: [{ type: 'text', text: `rolled back ${service} to ${version}` }] };
     },
@@ -61,25 +61,25 @@ export function deployToolsServer(
       annotations: { idempotentHint: true },
     },
     async ({ service }) => {
-      onCall('restart');
+      onCall('restart', { service });
       await whileHeld(options.held);
       return { content: [{ type: 'text', text: `restarted ${service}` }] };
     },
   );
   server.registerTool('slow', { description: 'Never answers.' }, async () => {
-    onCall('slow');
+    onCall('slow', {});
     return new Promise(() => {});
   });
   server.registerTool('huge', { description: 'A very long output.' }, async () => {
-    onCall('huge');
+    onCall('huge', {});
     return { content: [{ type: 'text', text: 'x'.repeat(50_000) }] };
   });
   server.registerTool('fails', { description: 'Answers with an error result.' }, async () => {
-    onCall('fails');
+    onCall('fails', {});
     return { content: [{ type: 'text', text: 'deploy API answered 503' }], isError: true };
   });
   server.registerTool('crash', { description: 'Exits mid-call.' }, async () => {
-    onCall('crash');
+    onCall('crash', {});
     setTimeout(() => process.exit(1), 10);
     return new Promise(() => {});
   });

@@ -11,6 +11,8 @@ export interface TestMcpHttpServer {
   url: string;
   /** Calls per tool. */
   calls: Map<string, number>;
+  /** Every call with its arguments, in arrival order. */
+  log: Array<{ tool: string; args: Record<string, unknown> }>;
   /** Requests refused for a missing or wrong token. */
   refused: number;
   close(): Promise<void>;
@@ -19,6 +21,7 @@ export interface TestMcpHttpServer {
 /** Starts it on `port` (default: a free one). */
 export async function startMcpHttpServer(token: string, port = 0): Promise<TestMcpHttpServer> {
   const calls = new Map<string, number>();
+  const log: Array<{ tool: string; args: Record<string, unknown> }> = [];
   const state = { refused: 0 };
   const http: Server = createServer(async (req, res) => {
     if (req.headers.authorization !== `Bearer ${token}`) {
@@ -26,7 +29,10 @@ export async function startMcpHttpServer(token: string, port = 0): Promise<TestM
       res.writeHead(401).end();
       return;
     }
-    const server = deployToolsServer((tool) => calls.set(tool, (calls.get(tool) ?? 0) + 1));
+    const server = deployToolsServer((tool, args) => {
+      calls.set(tool, (calls.get(tool) ?? 0) + 1);
+      log.push({ tool, args });
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();
@@ -39,6 +45,7 @@ export async function startMcpHttpServer(token: string, port = 0): Promise<TestM
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
     calls,
+    log,
     get refused() {
       return state.refused;
     },
