@@ -1,4 +1,5 @@
 import { checkConfig } from './check-config.js';
+import { checkMcpServers } from './check-mcp-servers.js';
 import { checkModel } from './check-model.js';
 import { checkRedisServer } from './check-redis.js';
 import { checkSlack } from './check-slack.js';
@@ -19,8 +20,8 @@ export interface DoctorOptions {
 }
 
 /**
- * The checks of `holdpoint doctor`: the configuration first (invalid: stop there), then Redis, Slack and the
- * model at the same time, reported in that order.
+ * The checks of `holdpoint doctor`: the configuration first (invalid: stop there), then Redis, Slack, the
+ * model and each MCP tool server of the config file at the same time, reported in that order.
  * @param env the environment to check (the CLI passes `process.env`)
  */
 export async function runDoctor(
@@ -30,11 +31,12 @@ export async function runDoctor(
   const { check, config } = checkConfig(env);
   if (config === null) return { checks: [check], ok: false };
   const timeout = options.timeoutMs;
-  const [redis, slack, model] = await Promise.all([
+  const [redis, slack, model, mcp] = await Promise.all([
     checkRedisServer(config.redis.url, timeout === undefined ? {} : { connectTimeoutMs: timeout }),
     checkSlack(config.slack, timeout === undefined ? {} : { timeoutMs: timeout }),
     checkModel(config.model, timeout === undefined ? {} : { timeoutMs: timeout }),
+    checkMcpServers(config.file, timeout === undefined ? {} : { timeoutMs: timeout }),
   ]);
-  const checks = [check, ...redis, ...slack, model];
+  const checks = [check, ...redis, ...slack, model, ...mcp];
   return { checks, ok: checks.every((entry) => entry.ok) };
 }

@@ -4,6 +4,10 @@
  * The fake Slack sends no `x-oauth-scopes`, so the scope line is a warning here; the scope comparison
  * itself is tested in test/unit/cli/doctor-checks.test.ts against a server that sends the header.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
@@ -60,6 +64,34 @@ function checklist(stdout: string): Map<string, { mark: string; detail: string }
 }
 
 describe('holdpoint doctor as a process', () => {
+  it('lists each MCP tool server of the config file: its tools and which need approval; a down one warns', async () => {
+    replay.enqueue('anthropic', { text: 'pong' });
+    const dir = mkdtempSync(join(tmpdir(), 'hp-doctor-'));
+    const config = join(dir, 'holdpoint.yaml');
+    writeFileSync(
+      config,
+      `mcpServers:
+  deploy:
+    command: ${JSON.stringify(process.execPath)}
+    args: [--import, tsx, ${JSON.stringify(fileURLToPath(new URL('../support/mcp-stdio-server.ts', import.meta.url)))}]
+    cwd: ${JSON.stringify(process.cwd())}
+  ghost:
+    command: /nonexistent/mcp-server
+approvals:
+  - tools: [deploy.restart]
+`,
+    );
+    const run = await runHoldpoint(['doctor'], { env: doctorEnv({ HOLDPOINT_CONFIG: config }) });
+    expect(run.code, run.stdout).toBe(0);
+    const lines = checklist(run.stdout);
+    expect(lines.get('MCP server deploy')).toEqual({
+      mark: '✔',
+      detail: 'stdio, 7 tools; need approval: deploy_restart, deploy_rollback',
+    });
+    expect(lines.get('MCP server ghost')?.mark).toBe('⚠');
+    expect(lines.get('MCP server ghost')?.detail).toContain('not reachable');
+  }, 30_000);
+
   it('passes every check against a healthy set-up: exit 0', async () => {
     replay.enqueue('anthropic', { text: 'pong' });
     const run = await runHoldpoint(['doctor'], { env: doctorEnv() });

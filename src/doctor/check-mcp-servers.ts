@@ -1,0 +1,61 @@
+import type { ConfigFile } from '../config/config-file.js';
+import { McpToolServers } from '../mcp/mcp-tool-servers.js';
+import type { DoctorCheck } from './doctor-check.js';
+
+/** Options of {@link checkMcpServers}. */
+export interface McpDoctorOptions {
+  /** How long connecting to one server may take, in ms. Default 10 000. */
+  timeoutMs?: number;
+}
+
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * Connects to every MCP tool server of the config file once, as the worker does (start, `initialize`,
+ * `tools/list`), and reports one `MCP server <name>` line each: its tool count and which of them need an
+ * approval, or why it could not be reached. A server that is down does not stop holdpoint (its tools
+ * are left out until it is back), so it is a warning, not a failure.
+ */
+export async function checkMcpServers(
+  file: ConfigFile,
+  options: McpDoctorOptions = {},
+): Promise<DoctorCheck[]> {
+  if (file.mcpServers.length === 0) return [];
+  const servers = new McpToolServers({
+    servers: file.mcpServers,
+    approvals: file.approvals,
+    log: quiet,
+    connectTimeoutMs: options.timeoutMs ?? 10_000,
+    reservedNames: ['ask_question'],
+  });
+  try {
+    await servers.start();
+    return servers.status().map((status): DoctorCheck => {
+      const where = file.mcpServers.find((server) => server.name === status.name);
+      const target =
+        where?.transport === 'http' ? where.url : where?.transport === 'stdio' ? where.command : '';
+      if (status.state !== 'connected')
+        return {
+          name: `MCP server ${status.name}`,
+          ok: true,
+          warning: true,
+          detail: `${status.transport} ${target}: not reachable (${status.error ?? 'no answer'}); its tools are left out until it is`,
+          fix:
+            where?.transport === 'http'
+              ? 'Check the url and headers in the config file, and that the server is up.'
+              : 'Check command, args and cwd in the config file: run the command by hand and see that it starts.',
+        };
+      const gated = [...servers.tools.values()]
+        .filter((tool) => tool.source?.server === status.name && tool.approval)
+        .map((tool) => tool.name)
+        .sort();
+      return {
+        name: `MCP server ${status.name}`,
+        ok: true,
+        detail: `${status.transport}, ${status.tools} tool${status.tools === 1 ? '' : 's'}${gated.length > 0 ? `; need approval: ${gated.join(', ')}` : ''}`,
+      };
+    });
+  } finally {
+    await servers.close();
+  }
+}
