@@ -5,9 +5,16 @@
  * a local replay of recorded Anthropic responses, and the real holdpoint runtime (HTTP mode, real Bolt receiver,
  * real BullMQ worker, the real @ai-sdk/anthropic client). Then it plays a person: mentions the bot in a thread,
  * prints the ask the bot posts, clicks an option with a correctly signed request, and prints the bot's reply.
+ * Then it shows an approval: the config file (HOLDPOINT_CONFIG) wires the example MCP tool server
+ * (examples/deploy-mcp), the agent checks a service (read-only, no approval) and wants to roll it back
+ * (destructive): the approval is posted, the on-call person approves it, the tool runs once.
  * Add `--keep` to leave everything running and print the URLs and a curl line to try by hand.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { loadConfig } from '../src/config/load-config.js';
 import { startRuntime } from '../src/runtime.js';
@@ -53,6 +60,35 @@ const fake = await startFakeSlack();
 const replay = await startModelReplay();
 // Step 1: text + ask_question ("Hotfix forward" / "Roll back", recorded Anthropic format); step 2: the final reply.
 replay.enqueue('anthropic', 'a-text-and-ask_question', 'd-final-text');
+// The approval part: a read-only status call, then a rollback (gated), then the reply.
+replay.enqueue(
+  'anthropic',
+  {
+    text: 'Let me look at payments-api first.',
+    toolCalls: [{ name: 'deploy_status', input: { service: 'payments-api' } }],
+  },
+  {
+    text: 'payments-api 2.41.0 is failing health checks; 2.40.3 was healthy. I want to roll back.',
+    toolCalls: [{ name: 'deploy_rollback', input: { service: 'payments-api', version: '2.40.3' } }],
+  },
+  { text: 'Rolled payments-api back to 2.40.3 after @bob approved; all pods are healthy again.' },
+);
+const root = fileURLToPath(new URL('../', import.meta.url));
+const configDir = mkdtempSync(join(tmpdir(), 'holdpoint-demo-'));
+const configPath = join(configDir, 'holdpoint.yaml');
+writeFileSync(
+  configPath,
+  `mcpServers:
+  deploy:
+    command: ${JSON.stringify(process.execPath)}
+    args: [${JSON.stringify(join(root, 'examples/deploy-mcp/server.mjs'))}]
+    cwd: ${JSON.stringify(root)}
+approvals:
+  - tools: [deploy.rollback]
+    approvers: [U0BOB]
+    timeout: 15m
+`,
+);
 
 const config = loadConfig({
   SLACK_BOT_TOKEN: fake.botToken,
@@ -63,6 +99,7 @@ const config = loadConfig({
   MODEL: 'anthropic:claude-sonnet-4-5',
   ANTHROPIC_API_KEY: 'demo-key',
   ANTHROPIC_BASE_URL: replay.anthropicBaseUrl,
+  HOLDPOINT_CONFIG: configPath,
   LOG_LEVEL: 'warn',
 });
 const runtime = await startRuntime(config, pino({ level: 'warn' }), { storePrefix: `demo-${Date.now()}` });
@@ -127,6 +164,62 @@ say('\nthe ask message now reads:');
 say(blocksAsText(update.args.blocks));
 const reply = await fake.waitForCall('chat.postMessage', (call) => !Array.isArray(call.args.blocks), 20_000);
 say(`\nholdpoint replies in the thread:\n  ${String(reply.args.text).replaceAll('\n', '\n  ')}`);
+
+// Part two: an approval.
+const secondTs = '1780000100.000100';
+fake.seedMessage({ channel: 'C0OPS', user: 'U0ALICE', text: 'payments-api is still failing', ts: secondTs });
+fake.seedMessage({
+  channel: 'C0OPS',
+  user: 'U0ALICE',
+  text: '<@U0BOT> please fix payments-api',
+  ts: '1780000100.000200',
+  threadTs: secondTs,
+});
+say('\nalice in #ops (a new thread): @holdpoint please fix payments-api');
+const fix = eventRequest(
+  {
+    text: '<@U0BOT> please fix payments-api',
+    ts: '1780000100.000200',
+    thread_ts: secondTs,
+    user: 'U0ALICE',
+    channel: 'C0OPS',
+  },
+  { eventId: `EvDemo2${Date.now()}`, secret: SECRET },
+);
+say(`  -> signed app_mention: HTTP ${(await postToSlackApp(events, fix)).status}`);
+const approval = await fake.waitForCall(
+  'chat.postMessage',
+  (call) => Array.isArray(call.args.blocks) && call.args.thread_ts === secondTs,
+  20_000,
+);
+say('\nholdpoint ran deploy.status (read-only) and asks before the rollback:');
+say(blocksAsText(approval.args.blocks));
+const approvalBlocks = approval.args.blocks as unknown[];
+say('\nbob (the approver) clicks Approve');
+const approve = blockActionRequest(
+  {
+    user: 'U0BOB',
+    actions: [buttonActionFromBlocks(approvalBlocks, 'hp.option.0.0')],
+    message: { ts: approval.response.ts, thread_ts: secondTs, blocks: approvalBlocks },
+    container: { thread_ts: secondTs },
+    responseUrl: fake.responseUrl(),
+  },
+  { secret: SECRET },
+);
+say(`  -> signed block_actions: HTTP ${(await postToSlackApp(events, approve)).status}`);
+const decided = await fake.waitForCall(
+  'chat.update',
+  (call) => call.args.ts === approval.response.ts,
+  10_000,
+);
+say('\nthe approval now reads:');
+say(blocksAsText(decided.args.blocks));
+const fixed = await fake.waitForCall(
+  'chat.postMessage',
+  (call) => !Array.isArray(call.args.blocks) && call.args.thread_ts === secondTs,
+  20_000,
+);
+say(`\nholdpoint replies in the thread:\n  ${String(fixed.args.text).replaceAll('\n', '\n  ')}`);
 say(`\n${replay.requests.length} model requests, ${fake.calls.length} Slack API calls.`);
 
 if (keep) {

@@ -1,8 +1,10 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: compose and config text hold ${VAR}
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { readRedisFlags, redisFlagsFromCompose } from '../../../scripts/redis-flags.mjs';
+import { parseConfigFile } from '../../../src/config/config-file.js';
 import { CONFIG_VARIABLES } from '../../../src/config/config-variables.js';
 import { parseDuration } from '../../../src/config/durations.js';
 
@@ -128,6 +130,23 @@ describe('docker-compose.yml: holdpoint and worker', () => {
       CONFIG_VARIABLES.find((variable) => variable.name === 'SHUTDOWN_TIMEOUT')?.default ?? '';
     const grace = parseDuration(entry.stop_grace_period ?? '0s') ?? 0;
     expect(grace).toBeGreaterThan(parseDuration(shutdownDefault) ?? Number.POSITIVE_INFINITY);
+  });
+
+  it('mounts ./config read-only in both roles, where holdpoint.example.yaml says the config file goes', () => {
+    for (const entry of [holdpoint, worker]) expect(entry.volumes).toContain('./config:/app/config:ro');
+    expect(read('holdpoint.example.yaml')).toContain('HOLDPOINT_CONFIG=/app/config/holdpoint.yaml');
+  });
+
+  it('holdpoint.example.yaml is a valid config file (with its ${VAR} set)', () => {
+    const parsed = parseConfigFile(
+      read('holdpoint.example.yaml'),
+      { DEPLOY_TOKEN: 'x' },
+      'holdpoint.example.yaml',
+    );
+    expect(parsed.ok ? parsed.file.mcpServers.map((server) => server.name) : parsed.problems).toEqual([
+      'deploy',
+    ]);
+    expect(parsed.ok && parsed.file.approvals.length).toBe(2);
   });
 
   it('holdpoint publishes PORT; the worker publishes nothing so it can scale', () => {
