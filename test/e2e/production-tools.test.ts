@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config text that holds ${VAR}
 /**
  * Tools that act, on the built app (`node dist/src/main.js`): the config file (HOLDPOINT_CONFIG) names a
  * real stdio MCP server from test/support, which counts its calls in a file; the model is the real

@@ -57,7 +57,8 @@ export function findButton(blocks: unknown, label: string, question = 0): { bloc
       const text = String((element.text as Json | undefined)?.text ?? '');
       seen.push(`${element.action_id} "${text}"`);
       const ofQuestion =
-        element.action_id.startsWith(`hp.option.${question}.`) || element.action_id === `hp.other.${question}`;
+        element.action_id.startsWith(`hp.option.${question}.`) ||
+        element.action_id === `hp.other.${question}`;
       if (ofQuestion && text.startsWith(label)) {
         return { blockId: String(block.block_id), button: element };
       }
