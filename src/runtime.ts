@@ -281,6 +281,11 @@ export async function startRuntime(
       toolServers = servers;
       closers.push(() => servers.close());
       await servers.start();
+      if (servers.collisions.length > 0)
+        throw new ConfigError(
+          'config_tool_name_collision',
+          `holdpoint cannot start: MCP tools whose names collide for the model (rename one, or run it from another server entry):\n${servers.collisions.map((line) => `  - ${line}`).join('\n')}`,
+        );
     }
 
     const deps: EngineDeps = withAskService({

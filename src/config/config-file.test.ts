@@ -141,6 +141,12 @@ describe('parseConfigFile', () => {
       'approvals[0].approvers[0]: expected a user id',
     ],
     ['not YAML', 'mcpServers: [\n', 2, 'not valid YAML'],
+    [
+      'a server written twice',
+      'mcpServers:\n  deploy: { command: a }\n  deploy: { command: b }\n',
+      3,
+      'Map keys must be unique',
+    ],
     ['a list at the top', '- a\n', 1, 'the file: expected a map with mcpServers and approvals'],
   ])('%s is refused with its line', (_name, text, line, message) => {
     const result = parseConfigFile(text, ENV, 'x.yaml');

@@ -66,6 +66,12 @@ interface ServerState {
 export class McpToolServers {
   /** Every tool of every server, by the model's name for it. Read on every model step. */
   readonly tools: Map<string, AgentTool>;
+  /**
+   * Tools left out because their model name was taken (another tool of the server sanitizes to the same
+   * `<server>_<tool>`, or a built-in tool has it), as `<server>.<tool> -> <name>` lines. The runtime refuses
+   * to start when the first connections found any.
+   */
+  readonly collisions: string[] = [];
   readonly #servers: ServerState[];
   readonly #options: McpToolServersOptions;
   #closed = false;
@@ -193,7 +199,9 @@ export class McpToolServers {
     for (const tool of tools) {
       const name = modelToolName(config.name, tool.name);
       const holder = this.tools.get(name);
-      if (reserved.has(name) || (holder && !server.names.has(name))) {
+      if (reserved.has(name) || (holder && !server.names.has(name)) || listed.has(name)) {
+        const line = `${ruleToolName(config.name, tool.name)} -> ${name}`;
+        if (!this.collisions.includes(line)) this.collisions.push(line);
         this.#options.log.warn(
           { mcpServer: config.name, tool: tool.name, name },
           'MCP tool left out: another tool has the same name',

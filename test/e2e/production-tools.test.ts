@@ -278,4 +278,21 @@ describe('tools from the config file on the built app', () => {
     expect(text).toContain('bad.yaml line 6: mcpServers.gh.headers.Authorization: ${GH_TOKEN} is not set');
     expect(text).toContain('bad.yaml line 8: approvals[0].tools[0]: "deploy.[" is not a valid glob');
   }, 30_000);
+
+  it('MCP tools whose names collide for the model stop the start, naming them', async () => {
+    const path = join(dir, 'collide.yaml');
+    writeFileSync(
+      path,
+      `mcpServers:
+  deploy:
+    command: ${JSON.stringify(process.execPath)}
+    args: [--import, tsx, ${JSON.stringify(STDIO_SERVER)}]
+    cwd: ${JSON.stringify(ROOT)}
+    env: { MCP_COLLIDE: "1" }
+`,
+    );
+    const exit = await runProductionAppToExit(await toolEnv(path));
+    expect(exit.code).not.toBe(0);
+    expect(exit.stdout + exit.stderr).toContain('deploy.status_v2 -> deploy_status_v2');
+  }, 30_000);
 });

@@ -17,6 +17,8 @@ export interface DeployToolsOptions {
   name?: string;
   /** While this returns true, `rollback` and `restart` wait before they answer (a call in progress). */
   held?: () => boolean;
+  /** Also register `status.v2` and `status_v2`, whose model names (`<server>_status_v2`) collide. */
+  collide?: boolean;
 }
 
 async function whileHeld(held: (() => boolean) | undefined): Promise<void> {
@@ -83,5 +85,10 @@ export function deployToolsServer(
     setTimeout(() => process.exit(1), 10);
     return new Promise(() => {});
   });
+  if (options.collide)
+    for (const name of ['status.v2', 'status_v2'])
+      server.registerTool(name, { description: 'Collides.' }, async () => ({
+        content: [{ type: 'text', text: name }],
+      }));
   return server;
 }

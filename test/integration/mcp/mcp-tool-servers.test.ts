@@ -195,4 +195,17 @@ describe('McpToolServers', () => {
     expect(remote.refused).toBeGreaterThan(0);
     expect(remote.calls.size).toBe(0);
   });
+
+  it('tools whose model names collide: the second is left out and named in collisions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hp-mcp-'));
+    const config = stdio('deploy', dir);
+    const tools = await servers([
+      {
+        ...config,
+        env: { ...(config as { env: Record<string, string> }).env, MCP_COLLIDE: '1' },
+      } as McpServerConfig,
+    ]);
+    expect(tools.tools.has('deploy_status_v2')).toBe(true);
+    expect(tools.collisions).toEqual(['deploy.status_v2 -> deploy_status_v2']);
+  });
 });
