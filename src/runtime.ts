@@ -130,6 +130,9 @@ export async function assertRedisUsable(
 const ABORTED_JOBS_GRACE_MS = 1000;
 
 /** Resolves with `promise`'s value, or with `'timeout'` after `ms`. */
+/** How long start-up waits for the MCP tool servers before it serves without the slow ones, in ms. */
+const MCP_START_WAIT_MS = 3000;
+
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<'timeout'>((resolve) => {
@@ -280,7 +283,18 @@ export async function startRuntime(
       });
       toolServers = servers;
       closers.push(() => servers.close());
-      await servers.start();
+      // Servers that answer at once are checked before we serve; a slow one joins when it is up.
+      if ((await within(servers.start(), MCP_START_WAIT_MS)) === 'timeout')
+        logger.warn(
+          { waitedMs: MCP_START_WAIT_MS },
+          'some MCP servers are still connecting; serving without their tools until they are up',
+        );
+      const unmatched = servers.unmatchedGlobs();
+      if (unmatched.length > 0)
+        logger.warn(
+          { globs: unmatched },
+          'approval rules match no tool of the MCP servers listed so far (a typo leaves tools ungated)',
+        );
       if (servers.collisions.length > 0)
         throw new ConfigError(
           'config_tool_name_collision',

@@ -326,6 +326,81 @@ describe('the turn loop over in-memory ports', () => {
     });
   });
 
+  describe('gated calls of different rules in one step', () => {
+    it('each gets its own approval with its own approvers and timeout, one after the other', async () => {
+      const runs: string[] = [];
+      const gatedTool = (name: string, approval: AgentTool['approval']): AgentTool => ({
+        name,
+        description: name,
+        inputSchema: z.object({}),
+        approval,
+        execute: async () => {
+          runs.push(name);
+          return `${name} ran`;
+        },
+      });
+      const e = engine(
+        (prompt) =>
+          lastToolResults(prompt).length === 0
+            ? {
+                toolCalls: [
+                  { name: 'evil_throws', input: {} },
+                  { name: 'evil_nuke', input: {} },
+                ],
+              }
+            : { text: 'FINAL' },
+        {
+          tools: [
+            gatedTool('evil_throws', {
+              approvers: null,
+              timeoutMs: 6000,
+              onTimeout: 'approve',
+              reason: 'rule',
+            }),
+            gatedTool('evil_nuke', {
+              approvers: ['U_BOB'],
+              timeoutMs: 3_600_000,
+              onTimeout: 'deny',
+              reason: 'rule',
+            }),
+          ],
+        },
+      );
+      const first = await startTurn(e.deps, e.start);
+      const firstId = first.state === 'paused' ? first.askId : '';
+      const firstAsk = await e.store.getAsk('turn-1', firstId);
+      expect(firstAsk?.approval?.calls.map((c) => c.toolName)).toEqual(['evil_throws']);
+      expect(firstAsk?.answerers).toEqual({ mode: 'requester' });
+      expect(firstAsk?.timeoutMs).toBe(6000);
+      const approve = {
+        status: 'answered' as const,
+        selected: ['Approve'],
+        other: null,
+        answeredBy: 'U_REQ',
+        answeredAt: new Date().toISOString(),
+        source: 'button' as const,
+        assumption: null,
+      };
+      await e.deps.asks.answer({ turnId: 'turn-1', askId: firstId, questionIndex: 0, resolution: approve });
+      const second = await advanceTurn(e.deps, 'turn-1');
+      expect(second.state).toBe('paused');
+      const secondId = second.state === 'paused' ? second.askId : '';
+      const secondAsk = await e.store.getAsk('turn-1', secondId);
+      expect(secondAsk?.approval?.calls.map((c) => c.toolName)).toEqual(['evil_nuke']);
+      expect(secondAsk?.answerers).toEqual({ mode: 'list', userIds: ['U_BOB'], groupIds: [] });
+      expect(secondAsk?.timeoutMs).toBe(3_600_000);
+      // The requester who approved the first may not approve the second.
+      const refused = await e.deps.asks.answer({
+        turnId: 'turn-1',
+        askId: secondId,
+        questionIndex: 0,
+        resolution: approve,
+      });
+      expect(refused.status).toBe('forbidden');
+      expect(runs).toEqual(['evil_throws']);
+    });
+  });
+
   describe('tool calls across a crash during the call', () => {
     it.each([
       [false, 0, 'ERR:deploy_rollback was started, but its outcome is unknown'],

@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolCallPart } from 'ai';
+import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution } from '../ask/types.js';
@@ -126,6 +126,7 @@ async function resumeAfterApproval(
   approval: ApprovalSpec,
 ): Promise<void> {
   let messages = turn.messages;
+  const outcomes: Array<{ ok: boolean; text: string } | null> = [];
   for (const [index, gated] of approval.calls.entries()) {
     const resolution = ask.resolutions[index];
     const call = findToolCall(turn.messages, gated.toolCallId) ?? {
@@ -140,9 +141,21 @@ async function resumeAfterApproval(
     const result = decision.run
       ? await runToolCall(deps, turn.turnId, call, decision.prefix)
       : errorResult(call, decision.text);
+    outcomes.push(decision.run ? outcomeOf(result, decision.prefix) : null);
     messages = withToolResult(messages, result);
   }
-  await commitResumed(deps, turn, ask, messages, 'turn resumed after approval');
+  if (await commitResumed(deps, turn, ask, messages, 'turn resumed after approval'))
+    await deps.surface.showApprovalOutcomes?.(ask, outcomes);
+}
+
+/** What an approved call did, for its approval message: ok, or failed with the error text (without the prefix). */
+function outcomeOf(result: ToolResultPart, prefix: string): { ok: boolean; text: string } {
+  const output = result.output;
+  const text = output.type === 'text' || output.type === 'error-text' ? output.value : '';
+  return {
+    ok: output.type !== 'error-text',
+    text: text.startsWith(prefix) ? text.slice(prefix.length) : text,
+  };
 }
 
 async function commitResumed(
@@ -151,7 +164,7 @@ async function commitResumed(
   ask: AskOf<'turn'>,
   messages: ModelMessage[],
   logText: string,
-): Promise<void> {
+): Promise<boolean> {
   const committed = await deps.store.commitTurn(
     {
       ...turn,
@@ -167,6 +180,7 @@ async function commitResumed(
     await deps.surface.setWorking(turn.conversation, true);
     deps.log.info({ turnId: turn.turnId, askId: ask.askId }, logText);
   }
+  return committed.ok;
 }
 
 function findToolCall(messages: readonly ModelMessage[], toolCallId: string): ToolCallPart | undefined {

@@ -4,7 +4,7 @@ import { ASK_LIMITS, type AskQuestion, type QuestionResolution } from '../ask/ty
 import { type AnswererPolicy, APPROVAL_OPTIONS, type ApprovalCall } from '../asks/types.js';
 import type { AgentTool, ToolApproval } from './tool-registry.js';
 
-/** Most gated calls one approval decides (the ask's question cap); more in one step wait for the next. */
+/** Most gated calls one approval decides (the ask's question cap); more in one step get the next approval. */
 export const MAX_APPROVAL_CALLS = ASK_LIMITS.maxQuestions;
 
 /** A gated call with its tool. */

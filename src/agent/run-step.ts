@@ -13,6 +13,7 @@ import { runModelStep } from './model-step.js';
 import { planStep } from './plan-step.js';
 import { runToolCall } from './run-tool-call.js';
 import { errorResult, toolCallsOf, toolMessage, toolResultsOf, withToolResult } from './tool-messages.js';
+import type { ToolApproval } from './tool-registry.js';
 import type { TurnRecord } from './turn-record.js';
 
 /** Runs one model step of a running turn and commits what it decided: a final reply, a pause on an ask, or tool results. */
@@ -173,9 +174,14 @@ export async function runPendingCalls(
     let result: ToolResultPart | null = null;
     if (call.toolName === deps.askTool.name)
       result = errorResult(call, 'Not asked: the step was interrupted.');
-    else if (tool?.approval && gated.length < MAX_APPROVAL_CALLS)
-      gated.push({ call, tool: { ...tool, approval: tool.approval } });
-    else if (tool?.approval) result = errorResult(call, tooManyGatedText(call.toolName));
+    else if (tool?.approval) {
+      // One approval decides calls of one rule only (its approvers and timeout hold for every question),
+      // at most MAX_APPROVAL_CALLS of them; the others stay pending and get their own approval after it.
+      const first = gated[0];
+      if (gated.length < MAX_APPROVAL_CALLS && (!first || sameApproval(first.tool.approval, tool.approval)))
+        gated.push({ call, tool: { ...tool, approval: tool.approval } });
+      continue;
+    }
     // Calls that need no approval run now, before the turn pauses for the others.
     else result = await runToolCall(deps, turn.turnId, call);
     if (result) messages = withToolResult(messages, result);
@@ -189,7 +195,7 @@ export async function runPendingCalls(
 
 /**
  * Pauses the turn on one approval ask for the step's gated calls (one question each, decided on its own);
- * none of them has run. The first call's rule gives the approvers and the timeout.
+ * none of them has run. They all need the same approval (one rule's approvers and timeout).
  */
 async function pauseForApproval(
   deps: EngineDeps,
@@ -234,8 +240,14 @@ async function pauseForApproval(
   }
 }
 
-function tooManyGatedText(name: string): string {
-  return `Not run: one approval decides at most ${MAX_APPROVAL_CALLS} calls, so ${name} was held back. Nothing was executed. Call it again after the others were decided, if it is still needed.`;
+/** Whether two calls need the same approval (the same approvers, timeout and timeout outcome). */
+function sameApproval(a: ToolApproval, b: ToolApproval): boolean {
+  return (
+    a.timeoutMs === b.timeoutMs &&
+    a.onTimeout === b.onTimeout &&
+    JSON.stringify(a.approvers === null ? null : [...a.approvers].sort()) ===
+      JSON.stringify(b.approvers === null ? null : [...b.approvers].sort())
+  );
 }
 
 function stepLimitText(limit: number): string {

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { AskSurface } from '../asks/ask-ports.js';
 import type { ConversationRef } from '../asks/conversation.js';
+import type { AskRecord } from '../asks/types.js';
 
 /**
  * Where asks are shown and replies posted (Slack, or a recording surface in tests).
@@ -31,6 +32,14 @@ export interface Surface extends AskSurface {
     text: string,
     key: string,
     kind: 'reply' | 'error',
+  ): Promise<void>;
+  /**
+   * Shows on a decided approval's message what each approved call did (by question; null: not run).
+   * Best effort: never throws. Optional: a surface without it shows the decisions only.
+   */
+  showApprovalOutcomes?(
+    ask: AskRecord,
+    outcomes: ReadonlyArray<{ ok: boolean; text: string } | null>,
   ): Promise<void>;
   /** Shows or clears a "working" indicator in the conversation (best effort; never throws). */
   setWorking(conversation: ConversationRef, working: boolean): Promise<void>;

@@ -97,16 +97,20 @@ const stdioServer = z.strictObject({
 const httpServer = z.strictObject({
   url: z
     .string()
-    .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'expected an http or https URL'),
+    .refine((text) => /^https?:\/\//i.test(text) && URL.canParse(text), 'expected an http or https URL')
+    .refine(
+      (text) => !URL.canParse(text) || (new URL(text).username === '' && new URL(text).password === ''),
+      'credentials in the URL are refused (fetch does not send them): put them in headers, e.g. Authorization',
+    ),
   headers: stringMap.default({}),
   callTimeout: duration('callTimeout').optional(),
 });
 
 const globSchema = z.string().superRefine((glob, ctx) => {
-  if (!/^[A-Za-z0-9_.*?{},![\]-]+$/.test(glob)) {
+  if (!/^[A-Za-z0-9_.*?{},![\]/:-]+$/.test(glob)) {
     ctx.addIssue({
       code: 'custom',
-      message: `"${glob}" is not a glob over <server>.<tool>: use letters, digits, - _ . and the wildcards * ? {a,b}`,
+      message: `"${glob}" is not a glob over <server>.<tool>: use letters, digits, - _ . / : and the wildcards * ? {a,b}`,
     });
     return;
   }

@@ -1,5 +1,5 @@
 import type { ConfigFile } from '../config/config-file.js';
-import { McpToolServers } from '../mcp/mcp-tool-servers.js';
+import { McpToolServers, redactSecrets } from '../mcp/mcp-tool-servers.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** Options of {@link checkMcpServers}. */
@@ -30,16 +30,31 @@ export async function checkMcpServers(
   });
   try {
     await servers.start();
-    return servers.status().map((status): DoctorCheck => {
+    const collisions: DoctorCheck[] =
+      servers.collisions.length > 0
+        ? [
+            {
+              name: 'MCP tool names',
+              ok: false,
+              detail: `tools whose names collide for the model: ${servers.collisions.join('; ')}`,
+              fix: 'holdpoint refuses to start with these: rename one of each pair in its server.',
+            },
+          ]
+        : [];
+    const lines = servers.status().map((status): DoctorCheck => {
       const where = file.mcpServers.find((server) => server.name === status.name);
       const target =
-        where?.transport === 'http' ? where.url : where?.transport === 'stdio' ? where.command : '';
+        where?.transport === 'http'
+          ? redactSecrets(where.url, where)
+          : where?.transport === 'stdio'
+            ? where.command
+            : '';
       if (status.state !== 'connected')
         return {
           name: `MCP server ${status.name}`,
           ok: true,
           warning: true,
-          detail: `${status.transport} ${target}: not reachable (${status.error ?? 'no answer'}); its tools are left out until it is`,
+          detail: `${status.transport} ${target}: not reachable (${status.error ?? 'no answer'}); its tools are left out until it is back`,
           fix:
             where?.transport === 'http'
               ? 'Check the url and headers in the config file, and that the server is up.'
@@ -47,7 +62,7 @@ export async function checkMcpServers(
         };
       const gated = [...servers.tools.values()]
         .filter((tool) => tool.source?.server === status.name && tool.approval)
-        .map((tool) => tool.name)
+        .map((tool) => `${tool.source?.server}.${tool.source?.tool}`)
         .sort();
       return {
         name: `MCP server ${status.name}`,
@@ -55,6 +70,20 @@ export async function checkMcpServers(
         detail: `${status.transport}, ${status.tools} tool${status.tools === 1 ? '' : 's'}${gated.length > 0 ? `; need approval: ${gated.join(', ')}` : ''}`,
       };
     });
+    const unmatched = servers.unmatchedGlobs();
+    const rules: DoctorCheck[] =
+      unmatched.length > 0
+        ? [
+            {
+              name: 'Approval rules',
+              ok: true,
+              warning: true,
+              detail: `globs that match no tool of the servers reached: ${unmatched.join(', ')}`,
+              fix: 'Globs match <server>.<tool> (e.g. deploy.rollback); check for a typo, or that the server is up.',
+            },
+          ]
+        : [];
+    return [...lines, ...collisions, ...rules];
   } finally {
     await servers.close();
   }

@@ -26,6 +26,13 @@ describe('approvalOf', () => {
     expect(approvalOf(name, hints, RULES)?.reason ?? null).toBe(reason);
   });
 
+  it('a tool name with a / is matched like any other character (picomatch would stop * at it)', () => {
+    const all = [rule(['*'])];
+    expect(approvalOf('evil.admin/drop', NONE, all)?.reason).toBe('rule');
+    expect(approvalOf('evil.admin/drop', NONE, [rule(['evil.admin/*'])])?.reason).toBe('rule');
+    expect(approvalOf('evil.admin/drop', NONE, [rule(['evil.other*'])])).toBeNull();
+  });
+
   it("a rule's approvers, timeout and onTimeout come with it; the hint's defaults are the requester and deny", () => {
     expect(approvalOf('deploy.rollback', NONE, RULES)).toEqual({
       approvers: ['S0ONCALL'],

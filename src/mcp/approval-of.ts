@@ -13,8 +13,11 @@ export function approvalOf(
   hints: ToolHints,
   rules: readonly ApprovalRule[],
 ): ToolApproval | null {
+  // picomatch treats `/` as a path separator (`*` would not cross it): match `/` as `|`, on both sides.
+  const name = ruleName.replaceAll('/', '|');
   for (const rule of rules) {
-    if (!rule.tools.some((glob) => picomatch.isMatch(ruleName, glob, { dot: true }))) continue;
+    if (!rule.tools.some((glob) => picomatch.isMatch(name, glob.replaceAll('/', '|'), { dot: true })))
+      continue;
     if (rule.approval === 'never') return null;
     return {
       approvers: rule.approvers,

@@ -45,6 +45,8 @@ interface ServerState {
   config: McpServerConfig;
   status: McpServerStatus;
   client: Client | null;
+  /** The client while it connects (closed by {@link McpToolServers.close}, so no child outlives us). */
+  connecting: Client | null;
   /** Model names of the tools this server put in the registry. */
   names: Set<string>;
   retryDelayMs: number;
@@ -83,6 +85,7 @@ export class McpToolServers {
       config,
       status: { name: config.name, transport: config.transport, state: 'connecting', tools: 0, error: null },
       client: null,
+      connecting: null,
       names: new Set(),
       retryDelayMs: (options.reconnect ?? MCP_RECONNECT_DELAYS).firstMs,
       timer: null,
@@ -92,6 +95,19 @@ export class McpToolServers {
   /** Connects every server at once; resolves when each is connected or has failed (and will retry). */
   async start(): Promise<void> {
     await Promise.all(this.#servers.map((server) => this.#connect(server)));
+  }
+
+  /**
+   * Globs of the approval rules that match none of the tools listed so far (`<server>.<tool>`): often a
+   * typo, which would quietly leave a tool ungated. A server that is down has listed nothing yet.
+   */
+  unmatchedGlobs(): string[] {
+    const names = [...this.tools.values()].flatMap((tool) =>
+      tool.source ? [ruleToolName(tool.source.server, tool.source.tool)] : [],
+    );
+    return this.#options.approvals
+      .flatMap((rule) => rule.tools)
+      .filter((glob) => !names.some((name) => approvalOf(name, NO_HINTS, [ruleFor(glob)]) !== null));
   }
 
   /** Each server's state. */
@@ -105,9 +121,10 @@ export class McpToolServers {
     await Promise.all(
       this.#servers.map(async (server) => {
         if (server.timer) clearTimeout(server.timer);
-        const client = server.client;
+        const clients = [server.client, server.connecting];
         server.client = null;
-        await client?.close().catch(() => undefined);
+        server.connecting = null;
+        await Promise.all(clients.map((client) => client?.close().catch(() => undefined)));
       }),
     );
   }
@@ -118,6 +135,7 @@ export class McpToolServers {
     const log = this.#options.log;
     server.status.state = 'connecting';
     const client = new Client({ name: 'holdpoint', version: '0.1.0' });
+    server.connecting = client;
     let transport: Transport;
     if (config.transport === 'stdio') {
       const stdio = new StdioClientTransport({
@@ -146,6 +164,7 @@ export class McpToolServers {
         await client.close().catch(() => undefined);
         return;
       }
+      server.connecting = null;
       server.client = client;
       this.#register(server, listed.tools);
       server.status = { ...server.status, state: 'connected', tools: server.names.size, error: null };
@@ -160,8 +179,10 @@ export class McpToolServers {
         log.warn({ mcpServer: config.name, err: error }, 'MCP server transport error');
       };
     } catch (error) {
+      server.connecting = null;
       await client.close().catch(() => undefined);
-      this.#down(server, describe(error));
+      if (this.#closed) return;
+      this.#down(server, redactSecrets(describe(error), config));
     }
   }
 
@@ -250,10 +271,13 @@ export class McpToolServers {
     } catch (error) {
       this.#options.log.warn({ mcpServer: server.config.name, tool, err: error }, 'MCP tool call failed');
       const timedOut = /timed out|RequestTimeout|-32001/i.test(describe(error));
+      const closed = /connection closed|-32000/i.test(describe(error));
       throw new Error(
         timedOut
           ? `MCP server "${server.config.name}" did not answer ${tool} within ${server.config.callTimeoutMs / 1000} s; it may still be running it.`
-          : `MCP server "${server.config.name}" failed on ${tool}: ${describe(error)}`,
+          : closed
+            ? `MCP server "${server.config.name}" stopped during ${tool} (the connection closed); the call may have had an effect. Check before you call it again.`
+            : `MCP server "${server.config.name}" failed on ${tool}: ${redactSecrets(describe(error), server.config)}`,
       );
     }
     const text = toolOutputText(result, this.#options.maxOutputChars ?? MAX_TOOL_OUTPUT_CHARS);
@@ -262,11 +286,33 @@ export class McpToolServers {
   }
 }
 
+const NO_HINTS = { readOnly: false, destructive: false, idempotent: false };
+
+/** A rule of one glob that always asks (to test whether the glob matches a name). */
+function ruleFor(glob: string): ApprovalRule {
+  return { tools: [glob], approvers: null, timeoutMs: null, onTimeout: 'deny', approval: 'always' };
+}
+
 /** A tool's input schema as the providers want it: an object schema (MCP requires one; be lenient). */
 function normalizeSchema(schema: unknown): JSONSchema7 {
   if (schema !== null && typeof schema === 'object' && (schema as { type?: unknown }).type === 'object')
     return schema as JSONSchema7;
   return { type: 'object', properties: {} };
+}
+
+/**
+ * `text` without the server's secrets: its header and env values (at least 4 characters) become `***`, and
+ * so do the user-info and query of any URL in it. Status lines go to `/readyz` and `doctor`. Pure.
+ */
+export function redactSecrets(text: string, config: McpServerConfig): string {
+  const values = Object.values(config.transport === 'http' ? config.headers : config.env).filter(
+    (value) => value.length >= 4,
+  );
+  let out = text;
+  for (const value of values.sort((a, b) => b.length - a.length)) out = out.split(value).join('***');
+  return out
+    .replace(/(https?:\/\/)[^/\s@]+@/gi, '$1***@')
+    .replace(/(https?:\/\/[^\s?#]+)\?[^\s#]*/gi, '$1?***');
 }
 
 function describe(error: unknown): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactSecrets } from './mcp-tool-servers.js';
 import { modelToolName, ruleToolName } from './tool-names.js';
 import { toolOutputText } from './tool-output.js';
 
@@ -49,5 +50,23 @@ describe('tool names', () => {
 
   it('rules match <server>.<tool>', () => {
     expect(ruleToolName('deploy', 'rollback')).toBe('deploy.rollback');
+  });
+});
+
+describe('redactSecrets', () => {
+  const http = {
+    name: 'web',
+    transport: 'http' as const,
+    url: 'https://x.example/mcp?key=s3cr3t-key',
+    headers: { Authorization: 'Bearer tok-123456' },
+    callTimeoutMs: 1000,
+  };
+  it.each([
+    ['fetch failed for https://admin:pw@x.example/mcp', 'fetch failed for https://***@x.example/mcp'],
+    ['GET https://x.example/mcp?key=s3cr3t-key failed', 'GET https://x.example/mcp?*** failed'],
+    ['server said: bad token Bearer tok-123456', 'server said: bad token ***'],
+    ['plain error', 'plain error'],
+  ])('%s -> %s', (text, redacted) => {
+    expect(redactSecrets(text, http)).toBe(redacted);
   });
 });

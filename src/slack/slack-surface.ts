@@ -5,10 +5,11 @@ import type { ConversationRef } from '../asks/conversation.js';
 import type { EngineLogger } from '../asks/logger.js';
 import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
-import { encodeMessageRef } from './message-ref.js';
+import { encodeMessageRef, parseMessageRef } from './message-ref.js';
 import { askPostKey, type SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
 import { syncAskMessage } from './sync-ask-message.js';
+import { updateAskMessage } from './update-ask-message.js';
 
 /** `metadata.event_type` of every message holdpoint posts; `event_payload.key` is its idempotency key. */
 export const MESSAGE_METADATA_TYPE = 'holdpoint_message';
@@ -97,6 +98,20 @@ export class SlackSurface implements Surface {
       blocks: rendered.blocks,
     });
     return encodeMessageRef({ channel: conversation.channel, ts });
+  }
+
+  async showApprovalOutcomes(
+    ask: AskRecord,
+    outcomes: ReadonlyArray<{ ok: boolean; text: string } | null>,
+  ): Promise<void> {
+    const ref = parseMessageRef(ask.messageRef);
+    if (!ref) return;
+    try {
+      // The ask is resolved: no later sync draws over this (its revision was drawn already).
+      await updateAskMessage(this.options.client, ask, ref, { approvalOutcomes: outcomes });
+    } catch (error) {
+      this.options.log.warn({ askId: ask.askId, err: error }, 'could not show the approval outcome');
+    }
   }
 
   async syncAsk(ask: AskRecord): Promise<void> {

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AskRecord } from '../asks/types.js';
-import { renderAskMessage } from './blocks/render-ask-message.js';
+import { type RenderAskMessageOptions, renderAskMessage } from './blocks/render-ask-message.js';
 import type { SlackMessageRef } from './message-ref.js';
 
 /**
@@ -12,8 +12,9 @@ export async function updateAskMessage(
   client: WebClient,
   ask: AskRecord,
   ref: SlackMessageRef,
+  options: RenderAskMessageOptions = {},
 ): Promise<void> {
-  const rendered = renderAskMessage(ask);
+  const rendered = renderAskMessage(ask, options);
   await client.chat.update({
     channel: ref.channel,
     ts: ref.ts,

@@ -31,6 +31,8 @@ let redis: RedisServerHandle;
 let fake: FakeSlack;
 let replay: ModelReplay;
 let dir: string;
+/** Each test's own queue and key prefixes (its apps share them; a killed app's leftovers stay out of the next test). */
+let scope: string;
 const running: ProductionApp[] = [];
 
 beforeAll(async () => {
@@ -42,6 +44,7 @@ afterAll(async () => {
 beforeEach(() => {
   replay.reset();
   dir = mkdtempSync(join(tmpdir(), 'hp-tools-'));
+  scope = `tools-${Math.random().toString(36).slice(2, 10)}`;
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((app) => app.stop('SIGKILL')));
@@ -77,6 +80,9 @@ function toolEnv(config: string, env: Record<string, string> = {}): Promise<Reco
       model: 'anthropic',
       env: {
         HOLDPOINT_CONFIG: config,
+        HOLDPOINT_TEST_QUEUE: scope,
+        HOLDPOINT_TEST_QUEUE_PREFIX: `{${scope}}`,
+        HOLDPOINT_TEST_STORE_PREFIX: `hp-${scope}`,
         MCP_CALLS_FILE: join(dir, 'calls'),
         MCP_HOLD_FILE: join(dir, 'hold'),
         ...env,
@@ -155,6 +161,13 @@ describe('tools from the config file on the built app', () => {
     expect(calls()).toEqual([]);
 
     expect(await thread.click(app, ask, 'Approve', { user: 'U0BOB' })).toBe(200);
+    const refusal = await fake.waitForCall(
+      'chat.postEphemeral',
+      (call) => call.args.user === 'U0BOB',
+      10_000,
+    );
+    expect(String(refusal.args.text)).toContain('U0ONCALL');
+    expect(calls()).toEqual([]);
     expect(await thread.click(app, ask, 'Approve', { user: 'U0ONCALL' })).toBe(200);
     const result = await toolResultSent();
     expect(result).toMatchObject({ text: '(Approved by U0ONCALL.) rolled back payments-api to 2.40' });
@@ -162,6 +175,12 @@ describe('tools from the config file on the built app', () => {
     expect(calls()).toEqual(['rollback']);
     // The refused click changed nothing: one decision, by the approver.
     const updates = fake.callsTo('chat.update').filter((call) => call.args.ts === ask.response.ts);
+    // The message says who approved and what happened.
+    await fake.waitForCall(
+      'chat.update',
+      (call) => call.args.ts === ask.response.ts && JSON.stringify(call.args.blocks).includes('ran: ok'),
+      10_000,
+    );
     expect(JSON.stringify(updates.at(-1)?.args.blocks)).toContain('Approved by <@U0ONCALL>');
   }, 60_000);
 
@@ -210,6 +229,25 @@ describe('tools from the config file on the built app', () => {
       text: 'Not run: U0ALICE denied deploy_rollback. Nothing was executed.',
       isError: true,
     });
+    expect(calls()).toEqual([]);
+  }, 60_000);
+
+  it('long arguments are cut in the approval, and "Show all" opens them whole', async () => {
+    const app = await start(configFile('  - tools: ["deploy.rollback"]\n'));
+    const version = `2.40-${'x'.repeat(4000)}`;
+    modelCalls({ name: 'deploy_rollback', input: { service: 'payments-api', version } });
+    const thread = newThread(fake);
+    expect(await thread.mention(app)).toBe(200);
+    const ask = await thread.waitForAskSettled();
+    expect(JSON.stringify(ask.args.blocks)).not.toContain(version);
+    expect(await thread.click(app, ask, 'Show all', { user: 'U0BOB' })).toBe(200);
+    const opened = await fake.waitForCall(
+      'views.open',
+      (call) => (call.args.view as { title: { text: string } }).title.text === 'Arguments',
+      10_000,
+    );
+    const whole = JSON.stringify((opened.args.view as { blocks: unknown }).blocks).replaceAll('\\n', '');
+    expect(whole).toContain('x'.repeat(2000));
     expect(calls()).toEqual([]);
   }, 60_000);
 

@@ -78,7 +78,7 @@ describe('holdpoint doctor as a process', () => {
   ghost:
     command: /nonexistent/mcp-server
 approvals:
-  - tools: [deploy.restart]
+  - tools: [deploy.restart, dep1oy.*]
 `,
     );
     const run = await runHoldpoint(['doctor'], { env: doctorEnv({ HOLDPOINT_CONFIG: config }) });
@@ -86,10 +86,14 @@ approvals:
     const lines = checklist(run.stdout);
     expect(lines.get('MCP server deploy')).toEqual({
       mark: '✔',
-      detail: 'stdio, 7 tools; need approval: deploy_restart, deploy_rollback',
+      detail: 'stdio, 7 tools; need approval: deploy.restart, deploy.rollback',
     });
     expect(lines.get('MCP server ghost')?.mark).toBe('⚠');
     expect(lines.get('MCP server ghost')?.detail).toContain('not reachable');
+    expect(lines.get('Approval rules')).toEqual({
+      mark: '⚠',
+      detail: 'globs that match no tool of the servers reached: dep1oy.*',
+    });
   }, 30_000);
 
   it('passes every check against a healthy set-up: exit 0', async () => {

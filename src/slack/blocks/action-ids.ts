@@ -7,6 +7,7 @@
  * - `hp.answer.<q>`: "Answer" of a free-text question, opens the answer modal.
  * - `hp.checks.<q>`: the checkboxes of a multi-select question (changes are only acked).
  * - `hp.submit.<q>`: "Submit" of a multi-select question (the selection is read from `state.values`).
+ * - `hp.args.<q>`: "Show all" of an approval's arguments cut in the message (opens a modal).
  * - `hp.cancel`: the requester cancels the whole ask.
  *
  * Element `value` (≤ 2000): `v1|<turnId>|<askId>|<q>|<o>`, `-` where an index does not apply.
@@ -51,7 +52,7 @@ export const ANSWER_INPUT_ACTION_ID = 'hp.answer.text';
 export const ACTION_VALUE_VERSION = 'v1';
 
 /** What a holdpoint action_id names. */
-export type ActionKind = 'option' | 'other' | 'answer' | 'checks' | 'submit' | 'cancel';
+export type ActionKind = 'option' | 'other' | 'answer' | 'checks' | 'submit' | 'args' | 'cancel';
 
 /** A parsed action_id. `questionIndex` is null only for `cancel`; `optionIndex` is set only for `option`. */
 export interface ParsedActionId {
@@ -97,7 +98,7 @@ export function optionActionId(questionIndex: number, optionIndex: number): stri
 
 /** action_id of an `other`, `answer`, `checks` or `submit` control of one question. Throws StateError for a bad index. */
 export function questionActionId(
-  kind: 'other' | 'answer' | 'checks' | 'submit',
+  kind: 'other' | 'answer' | 'checks' | 'submit' | 'args',
   questionIndex: number,
 ): string {
   checkIndex(questionIndex, ASK_LIMITS.maxQuestions, 'question');
@@ -106,7 +107,7 @@ export function questionActionId(
 
 const INDEX = '(0|[1-9]\\d?)';
 const ACTION_ID_PARSER = new RegExp(
-  `^hp\\.(?:(option)\\.${INDEX}\\.${INDEX}|(other|answer|checks|submit)\\.${INDEX}|(cancel))$`,
+  `^hp\\.(?:(option)\\.${INDEX}\\.${INDEX}|(other|answer|checks|submit|args)\\.${INDEX}|(cancel))$`,
 );
 
 /**
@@ -124,7 +125,7 @@ export function parseActionId(actionId: unknown): ParsedActionId | null {
     if (q >= ASK_LIMITS.maxQuestions || o >= ASK_LIMITS.maxOptions) return null;
     return { kind: 'option', questionIndex: q, optionIndex: o };
   }
-  const kind = match[4] as 'other' | 'answer' | 'checks' | 'submit';
+  const kind = match[4] as 'other' | 'answer' | 'checks' | 'submit' | 'args';
   const q = Number(match[5]);
   if (q >= ASK_LIMITS.maxQuestions) return null;
   return { kind, questionIndex: q, optionIndex: null };

@@ -19,7 +19,7 @@ import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import { askRevision } from '../../asks/ask-revision.js';
 import { APPROVAL_OPTIONS, type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
-import { mentionUser } from '../mrkdwn.js';
+import { escapeMrkdwn, mentionUser } from '../mrkdwn.js';
 import {
   blockId,
   CANCEL_ACTION_ID,
@@ -42,7 +42,18 @@ export interface RenderedAskMessage {
 export interface RenderAskMessageOptions {
   /** Epoch ms used to compute the deadline when the ask has none yet (before it is first shown). */
   now?: number;
+  /** For an approval: what each approved call did, by question (null: not run or not known). */
+  approvalOutcomes?: ReadonlyArray<ApprovalOutcome | null>;
 }
+
+/** What an approved call did: ran fine, or ran and failed (with the start of its error, plain text). */
+export interface ApprovalOutcome {
+  ok: boolean;
+  text: string;
+}
+
+/** Most characters of an approved call's error shown under its decision. */
+const OUTCOME_MAX = 300;
 
 /** Marker around a recommended option's label on its button: `★ <label> (recommended)`. */
 export const RECOMMENDED_PREFIX = '★ ';
@@ -87,10 +98,26 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
     const resolution = ask.resolutions[questionIndex] ?? null;
     blocks.push(...questionHeadBlocks(ask, question, questionIndex, revision, count));
     const call = ask.approval?.calls[questionIndex];
-    if (call) blocks.push(section(ask, revision, questionIndex, 'args', argumentsBlockText(call.input)));
+    if (call) {
+      const args = argumentsJson(call.input);
+      const cut = escapeMrkdwn(args).length > ARGUMENTS_MAX;
+      const note = cut
+        ? `\n_Cut: ${Array.from(args).length.toLocaleString('en-US')} characters in all, not all shown; *Show all* has them whole._`
+        : '';
+      const shown = section(ask, revision, questionIndex, 'args', codeBlock(args, ARGUMENTS_MAX) + note);
+      // Cut: a "Show all" button opens them whole in a modal.
+      if (cut)
+        shown.accessory = button(
+          'Show all',
+          questionActionId('args', questionIndex),
+          value(ask, questionIndex, null),
+        );
+      blocks.push(shown);
+    }
     if (resolution !== null) {
+      const outcome = options.approvalOutcomes?.[questionIndex] ?? null;
       const line = call
-        ? approvalResolutionLine(resolution, ask.timeoutMs)
+        ? `${approvalResolutionLine(resolution, ask.timeoutMs)}${outcome ? outcomeText(outcome) : ''}`
         : resolutionLine(resolution, ask.timeoutMs);
       blocks.push(section(ask, revision, questionIndex, 'done', line));
     } else if (ask.status !== 'open') {
@@ -346,19 +373,27 @@ export function resolutionLine(resolution: QuestionResolution, timeoutMs: number
 /** Most characters of a gated call's arguments shown in its approval (pretty JSON, escaped). */
 const ARGUMENTS_MAX = 2500;
 
-/**
- * A gated call's arguments as a code block: pretty JSON, escaped for mrkdwn (so nothing in them pings or
- * links), with backtick runs broken so they cannot close the block, cut at {@link ARGUMENTS_MAX}.
- */
-function argumentsBlockText(input: unknown): string {
-  let json: string;
+/** A gated call's arguments as pretty JSON (never throws). */
+export function argumentsJson(input: unknown): string {
   try {
-    json = JSON.stringify(input ?? {}, null, 2) ?? 'null';
+    return JSON.stringify(input ?? {}, null, 2) ?? 'null';
   } catch {
-    json = String(input);
+    return String(input);
   }
-  const safe = escapeAndTruncate(json, ARGUMENTS_MAX).replace(/`/g, 'ˋ');
+}
+
+/**
+ * Text as a code block: escaped for mrkdwn (so nothing in it pings or links), with backticks replaced so
+ * they cannot close the block, cut at `max` characters.
+ */
+export function codeBlock(text: string, max: number): string {
+  const safe = escapeAndTruncate(text, max).replace(/`/g, 'ˋ');
   return `\`\`\`${safe}\`\`\``;
+}
+
+/** ` — ran: ok` or ` — ran, failed: <error>` (safe mrkdwn). */
+function outcomeText(outcome: ApprovalOutcome): string {
+  return outcome.ok ? ' — ran: ok' : ` — ran, failed: ${escapeAndTruncate(outcome.text, OUTCOME_MAX)}`;
 }
 
 /** The line that replaces a decided approval's buttons (safe mrkdwn). */

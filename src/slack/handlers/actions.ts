@@ -10,6 +10,7 @@ import {
   selectedCheckboxIndexes,
 } from '../blocks/action-ids.js';
 import { renderAnswerModal } from '../blocks/render-answer-modal.js';
+import { renderArgumentsModal } from '../blocks/render-arguments-modal.js';
 import {
   askClosedText,
   notAllowedText,
@@ -116,6 +117,14 @@ async function handleAction(
       'click refused: its message does not show the ask its control names',
     );
     await notify(client, deps.engine.log, target, wrongMessageText());
+    return;
+  }
+
+  if (kind.kind === 'args') {
+    // Anyone who sees the approval may read its arguments whole; nothing changes.
+    const view = renderArgumentsModal(ask, kind.questionIndex ?? 0);
+    await ack();
+    if (view && payload.trigger_id) await client.views.open({ trigger_id: payload.trigger_id, view });
     return;
   }
 

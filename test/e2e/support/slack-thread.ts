@@ -44,7 +44,7 @@ function isAsk(call: FakeSlackCall): boolean {
 /**
  * The button of question `question` whose text starts with `label` (the renderer marks the recommended
  * one, so a prefix match). Action ids are `hp.option.<question>.<option>`, or `hp.other.<question>` (Other…,
- * Deny with reason…).
+ * Deny with reason…), or `hp.args.<question>` (Show all).
  * @throws Error naming the buttons that exist.
  */
 export function findButton(blocks: unknown, label: string, question = 0): { blockId: string; button: Json } {
@@ -58,7 +58,8 @@ export function findButton(blocks: unknown, label: string, question = 0): { bloc
       seen.push(`${element.action_id} "${text}"`);
       const ofQuestion =
         element.action_id.startsWith(`hp.option.${question}.`) ||
-        element.action_id === `hp.other.${question}`;
+        element.action_id === `hp.other.${question}` ||
+        element.action_id === `hp.args.${question}`;
       if (ofQuestion && text.startsWith(label)) {
         return { blockId: String(block.block_id), button: element };
       }

@@ -5,6 +5,7 @@
  * mid-call gives an error result, is reconnected and serves again; a server that is down at start-up
  * leaves its tools out and joins when it comes up; nothing ever throws out of start.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,5 +208,31 @@ describe('McpToolServers', () => {
     ]);
     expect(tools.tools.has('deploy_status_v2')).toBe(true);
     expect(tools.collisions).toEqual(['deploy.status_v2 -> deploy_status_v2']);
+  });
+
+  it('close ends a stdio server that is still connecting (no child outlives holdpoint)', async () => {
+    const seconds = `${1000 + Math.floor(Math.random() * 1000)}.5`;
+    const hanging = new McpToolServers({
+      servers: [
+        {
+          name: 'hang',
+          transport: 'stdio',
+          command: 'sleep',
+          args: [seconds],
+          env: {},
+          cwd: null,
+          callTimeoutMs: 1000,
+        },
+      ],
+      approvals: [],
+      log: recordingLog([]),
+      connectTimeoutMs: 30_000,
+    });
+    const running = () => execFileSync('ps', ['-eo', 'args']).toString().includes(`sleep ${seconds}`);
+    const started = hanging.start();
+    await waitFor(async () => running(), 5000, 'the server process');
+    await hanging.close();
+    await started;
+    await waitFor(async () => !running(), 5000, 'the server process ended');
   });
 });

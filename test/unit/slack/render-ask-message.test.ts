@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AskQuestion, TimeoutPolicy } from '../../../src/ask/types.js';
 import type { AskRecord } from '../../../src/asks/types.js';
 import { parseActionId, parseActionValue } from '../../../src/slack/blocks/action-ids.js';
+import { renderArgumentsModal } from '../../../src/slack/blocks/render-arguments-modal.js';
 import { renderAskMessage } from '../../../src/slack/blocks/render-ask-message.js';
 import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
 import {
@@ -586,6 +587,22 @@ describe('renderAskMessage for an approval of tool calls', () => {
     expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
   });
 
+  it.each([
+    [{ ok: true, text: 'rolled back' }, '✅ Approved by <@U0BOB> — ran: ok'],
+    [
+      { ok: false, text: 'deploy API said <!here> no' },
+      '✅ Approved by <@U0BOB> — ran, failed: deploy API said &lt;!here&gt; no',
+    ],
+  ])('an approved call that ran says how it went: %j', (outcome, line) => {
+    const rendered = renderAskMessage(
+      approvalAsk({ status: 'resolved', resolutions: [answered(['Approve'])] }),
+      {
+        approvalOutcomes: [outcome],
+      },
+    );
+    expect(mrkdwnTexts(rendered.blocks)).toContain(line);
+  });
+
   it('onTimeout approve says so, and three calls stay within Slack limits', () => {
     const three = approvalAsk({
       questions: [gatedQuestion('approve'), gatedQuestion(), gatedQuestion()],
@@ -604,5 +621,58 @@ describe('renderAskMessage for an approval of tool calls', () => {
     const rendered = renderAskMessage(three);
     expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
     expect(mrkdwnTexts(rendered.blocks).some((t) => t.includes('It will be *approved*'))).toBe(true);
+  });
+});
+
+describe('the arguments of an approval cut in its message', () => {
+  const big = {
+    service: 'api',
+    items: Array.from({ length: 400 }, (_, n) => ({ n, note: `<!here> item ${n}` })),
+  };
+  const ask = askRecord({
+    questions: [choiceQuestion({ options: [option('Approve'), option('Deny', { recommended: true })] })],
+    approval: {
+      calls: [{ toolCallId: 'c1', toolName: 'deploy_apply', server: 'deploy', tool: 'apply', input: big }],
+      reason: null,
+    },
+  });
+
+  it('the message offers "Show all" (hp.args.0) only when the arguments were cut', () => {
+    const cut = renderAskMessage(ask);
+    expect(JSON.stringify(cut.blocks)).toContain('"action_id":"hp.args.0"');
+    expect(
+      mrkdwnTexts(cut.blocks).some((t) =>
+        /_Cut: [\d,]+ characters in all, not all shown; \*Show all\* has them whole\._$/.test(t),
+      ),
+    ).toBe(true);
+    expect(validateBlocks(cut.blocks, 'message')).toEqual([]);
+    expect(parseActionId('hp.args.0')).toEqual({ kind: 'args', questionIndex: 0, optionIndex: null });
+    const small = renderAskMessage({
+      ...ask,
+      approval: {
+        calls: [
+          { ...(ask.approval?.calls[0] as NonNullable<typeof ask.approval>['calls'][0]), input: { a: 1 } },
+        ],
+        reason: null,
+      },
+    });
+    expect(JSON.stringify(small.blocks)).not.toContain('hp.args.0');
+  });
+
+  it('the modal shows them whole, escaped, within the modal limits', () => {
+    const view = renderArgumentsModal(ask, 0);
+    expect(view).not.toBeNull();
+    expect(validateBlocks(view?.blocks ?? [], 'modal')).toEqual([]);
+    const texts = mrkdwnTexts(view?.blocks ?? []);
+    expect(texts[0]).toBe('*deploy.apply*');
+    const shown = texts
+      .slice(1)
+      .map((text) => text.slice(3, -3))
+      .join('\n');
+    expect(shown).toBe(
+      JSON.stringify(big, null, 2).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+    );
+    expect(forbiddenSequences(JSON.stringify(view), [])).toEqual([]);
+    expect(renderArgumentsModal(askRecord(), 0)).toBeNull();
   });
 });
