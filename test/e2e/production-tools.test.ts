@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/engine-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
 import { checkToolPairing } from '../support/model-replay/pairing.js';
@@ -51,7 +52,7 @@ afterEach(async () => {
 });
 
 /** The config file: the deploy server, and `rules` (YAML lines under `approvals:`). */
-function configFile(rules: string, extraServers = ''): string {
+function configFile(rules: string, extraServers = '', callTimeout = '20s'): string {
   const path = join(dir, 'holdpoint.yaml');
   writeFileSync(
     path,
@@ -61,7 +62,7 @@ function configFile(rules: string, extraServers = ''): string {
     args: [--import, tsx, ${JSON.stringify(STDIO_SERVER)}]
     cwd: ${JSON.stringify(ROOT)}
     env: { MCP_CALLS_FILE: "\${MCP_CALLS_FILE}", MCP_HOLD_FILE: "\${MCP_HOLD_FILE}" }
-    callTimeout: 20s
+    callTimeout: ${callTimeout}
 ${extraServers}
 approvals:
 ${rules || '  []'}
@@ -302,6 +303,43 @@ describe('tools from the config file on the built app', () => {
     },
     90_000,
   );
+
+  it('a huge output, a call that hangs past its timeout and a server that crashes mid-call: error results, the bot serves on', async () => {
+    const app = await start(configFile('', '', '2s'));
+    replay.enqueue(
+      'anthropic',
+      {
+        toolCalls: [
+          { name: 'deploy_huge', input: {} },
+          { name: 'deploy_slow', input: {} },
+          { name: 'deploy_crash', input: {} },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const thread = newThread(fake);
+    expect(await thread.mention(app)).toBe(200);
+    const requests = await replay.waitForRequests(2, 30_000);
+    const results = trailingToolResults('anthropic', requests[1]?.body);
+    expect(results.map((r) => r.isError === true)).toEqual([false, true, true]);
+    expect(results[1]?.text).toContain('MCP server "deploy" did not answer slow within 2 s');
+    expect(results[2]?.text).toContain('MCP server "deploy" stopped during crash');
+    expect(results[2]?.text).toContain('the call may have had an effect');
+    expect(results[0]?.text).toContain('[output cut: 50,000 characters, the first 16,000 shown]');
+    await thread.waitForReply();
+    expect(app.logs().some((line) => line.mcpServer === 'deploy' && line.level >= 40)).toBe(true);
+    // It comes back: once /readyz shows it connected, the next turn's read-only call works.
+    await waitFor(
+      async () => (await app.get('/readyz')).body.includes('"name":"mcp:deploy","ok":true'),
+      15_000,
+      'the deploy server reconnected',
+    );
+    replay.reset();
+    modelCalls({ name: 'deploy_status', input: { service: 'payments-api' } });
+    const again = newThread(fake);
+    expect(await again.mention(app)).toBe(200);
+    expect((await toolResultSent()).text).toBe('payments-api 2.41 is healthy');
+  }, 60_000);
 
   it('a bad config file stops the start with every problem and its line', async () => {
     const path = join(dir, 'bad.yaml');
