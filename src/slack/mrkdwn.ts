@@ -41,3 +41,14 @@ export function mentionUser(userId: string | null | undefined): string {
   if (typeof userId !== 'string' || userId.length === 0) return 'someone';
   return SLACK_USER_ID_PATTERN.test(userId) ? `<@${userId}>` : escapeMrkdwn(userId);
 }
+
+/** Slack user-group ids (`S…`). */
+export const SLACK_GROUP_ID_PATTERN = /^S[A-Z0-9]{2,}$/;
+
+/**
+ * A user-group mention `<!subteam^S…>` built from a validated group id; anything else comes back as
+ * escaped plain text (never `<!channel>`, `<!here>` or `<!everyone>`).
+ */
+export function mentionGroup(groupId: string): string {
+  return SLACK_GROUP_ID_PATTERN.test(groupId) ? `<!subteam^${groupId}>` : escapeMrkdwn(groupId);
+}

@@ -158,6 +158,7 @@ describe('tools from the config file on the built app', () => {
     const ask = await thread.waitForAskSettled();
     const blocks = JSON.stringify(ask.args.blocks);
     expect(blocks).toContain('Approve deploy.rollback?');
+    expect(blocks).toContain('Who can approve: <@U0ONCALL>');
     expect(blocks).toContain('payments-api');
     expect(calls()).toEqual([]);
 

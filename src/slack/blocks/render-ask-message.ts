@@ -19,7 +19,7 @@ import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import { askRevision } from '../../asks/ask-revision.js';
 import { APPROVAL_OPTIONS, type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
-import { escapeMrkdwn, mentionUser } from '../mrkdwn.js';
+import { escapeMrkdwn, mentionGroup, mentionUser } from '../mrkdwn.js';
 import {
   blockId,
   CANCEL_ACTION_ID,
@@ -54,6 +54,23 @@ export interface ApprovalOutcome {
 
 /** Most characters of an approved call's error shown under its decision. */
 const OUTCOME_MAX = 300;
+
+/** Most ids named in the who-may-answer line (the rest are counted). */
+const WHO_MAX = 10;
+
+/**
+ * The line naming who may answer (or approve) an open ask with an answerer list: `<@U…>` and
+ * `<!subteam^S…>` mentions built from validated ids only; null for `anyone` and `requester`. Pure.
+ */
+export function whoMayAnswerLine(ask: Pick<AskRecord, 'answerers' | 'approval'>): string | null {
+  const policy = ask.answerers;
+  if (policy.mode !== 'list') return null;
+  const names = [...policy.userIds.map(mentionUser), ...policy.groupIds.map(mentionGroup)];
+  if (names.length === 0) return null;
+  const shown = names.slice(0, WHO_MAX).join(', ');
+  const more = names.length > WHO_MAX ? ` and ${names.length - WHO_MAX} more` : '';
+  return `👤 ${ask.approval ? 'Who can approve' : 'Who can answer'}: ${shown}${more}`;
+}
 
 /** Marker around a recommended option's label on its button: `★ <label> (recommended)`. */
 export const RECOMMENDED_PREFIX = '★ ';
@@ -91,6 +108,9 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
   // A program's intro line, escaped like model text.
   if (ask.intro)
     blocks.push(section(ask, revision, 'x', 'intro', escapeAndTruncate(ask.intro, SLACK_LIMITS.sectionText)));
+  // Who may answer, by name, while it is open: the listed people and groups are mentioned (and notified).
+  const who = ask.status === 'open' ? whoMayAnswerLine(ask) : null;
+  if (who) blocks.push(context(ask, revision, 'x', 'who', who));
 
   ask.questions.forEach((question, questionIndex) => {
     if (questionIndex > 0)

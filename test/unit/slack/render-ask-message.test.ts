@@ -4,7 +4,7 @@ import type { AskQuestion, TimeoutPolicy } from '../../../src/ask/types.js';
 import type { AskRecord } from '../../../src/asks/types.js';
 import { parseActionId, parseActionValue } from '../../../src/slack/blocks/action-ids.js';
 import { renderArgumentsModal } from '../../../src/slack/blocks/render-arguments-modal.js';
-import { renderAskMessage } from '../../../src/slack/blocks/render-ask-message.js';
+import { renderAskMessage, whoMayAnswerLine } from '../../../src/slack/blocks/render-ask-message.js';
 import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
 import {
   answered,
@@ -674,5 +674,46 @@ describe('the arguments of an approval cut in its message', () => {
     );
     expect(forbiddenSequences(JSON.stringify(view), [])).toEqual([]);
     expect(renderArgumentsModal(askRecord(), 0)).toBeNull();
+  });
+});
+
+describe('who may answer, by name', () => {
+  it.each([
+    [{ mode: 'anyone' as const }, null],
+    [{ mode: 'requester' as const }, null],
+    [
+      { mode: 'list' as const, userIds: ['U0BOB'], groupIds: ['S0ONCALL'] },
+      '👤 Who can answer: <@U0BOB>, <!subteam^S0ONCALL>',
+    ],
+    [
+      { mode: 'list' as const, userIds: ['U0BOB<!channel>'], groupIds: ['S0X><!here'] },
+      '👤 Who can answer: U0BOB&lt;!channel&gt;, S0X&gt;&lt;!here',
+    ],
+  ])('%j: %s', (answerers, line) => {
+    expect(whoMayAnswerLine({ answerers, approval: null })).toBe(line);
+  });
+
+  it('an open ask with a list mentions them (and nothing else); an approval says approve; a resolved ask does not', () => {
+    const answerers = { mode: 'list' as const, userIds: ['U0BOB', 'W0EVE'], groupIds: ['S0ONCALL'] };
+    const open = renderAskMessage(askRecord({ answerers }));
+    expect(validateBlocks(open.blocks, 'message')).toEqual([]);
+    expect(mrkdwnTexts(open.blocks)).toContain('👤 Who can answer: <@U0BOB>, <@W0EVE>, <!subteam^S0ONCALL>');
+    expect(
+      forbiddenSequences(JSON.stringify(open.blocks), ['<@U0BOB>', '<@W0EVE>', '<!subteam^S0ONCALL>']),
+    ).toEqual([]);
+    const many = {
+      mode: 'list' as const,
+      userIds: Array.from({ length: 12 }, (_, n) => `U0P${n}`),
+      groupIds: [],
+    };
+    expect(
+      mrkdwnTexts(renderAskMessage(askRecord({ answerers: many })).blocks).some((t) =>
+        t.endsWith('and 2 more'),
+      ),
+    ).toBe(true);
+    const resolved = renderAskMessage(
+      askRecord({ answerers, status: 'resolved', resolutions: [answered(['Roll back'])] }),
+    );
+    expect(JSON.stringify(resolved.blocks)).not.toContain('Who can answer');
   });
 });
