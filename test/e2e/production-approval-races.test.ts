@@ -9,11 +9,11 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/engine-harness.js';
 import type { FakeSlackCall } from '../support/fake-slack/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { stdioServerYaml } from '../support/mcp-config.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
 import { testRedisUrl } from '../support/redis.js';
 import { freePort } from '../support/redis-server.js';
@@ -21,7 +21,6 @@ import { type ProductionApp, startProductionApp } from './support/production-app
 import { productionEnv } from './support/production-env.js';
 import { newThread, type TestThread } from './support/slack-thread.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RACES = 100;
 const BATCH = 10;
 
@@ -38,11 +37,7 @@ beforeAll(async () => {
   writeFileSync(
     config,
     `mcpServers:
-  deploy:
-    command: ${JSON.stringify(process.execPath)}
-    args: [--import, tsx, ${JSON.stringify(join(ROOT, 'test/support/mcp-stdio-server.ts'))}]
-    cwd: ${JSON.stringify(ROOT)}
-    env: { MCP_CALLS_FILE: "\${MCP_CALLS_FILE}", MCP_CALLS_WITH_SERVICE: "1" }
+${stdioServerYaml('deploy', '{ MCP_CALLS_FILE: "${MCP_CALLS_FILE}", MCP_CALLS_WITH_SERVICE: "1" }')}
 approvals:
   - tools: ["deploy.rollback"]
     approvers: [U0ONCALL, U0LEAD]

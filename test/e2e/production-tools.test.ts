@@ -11,10 +11,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/engine-harness.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { stdioServerYaml } from '../support/mcp-config.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
 import { checkToolPairing } from '../support/model-replay/pairing.js';
 import { freePort, type RedisServerHandle } from '../support/redis-server.js';
@@ -24,9 +24,6 @@ import { type ProductionApp, runProductionAppToExit, startProductionApp } from '
 import { productionEnv, startComposeRedis } from './support/production-env.js';
 import { newThread } from './support/slack-thread.js';
 import { trailingToolResults } from './support/wire.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const STDIO_SERVER = join(ROOT, 'test/support/mcp-stdio-server.ts');
 
 let redis: RedisServerHandle;
 let fake: FakeSlack;
@@ -57,12 +54,7 @@ function configFile(rules: string, extraServers = '', callTimeout = '20s'): stri
   writeFileSync(
     path,
     `mcpServers:
-  deploy:
-    command: ${JSON.stringify(process.execPath)}
-    args: [--import, tsx, ${JSON.stringify(STDIO_SERVER)}]
-    cwd: ${JSON.stringify(ROOT)}
-    env: { MCP_CALLS_FILE: "\${MCP_CALLS_FILE}", MCP_HOLD_FILE: "\${MCP_HOLD_FILE}" }
-    callTimeout: ${callTimeout}
+${stdioServerYaml('deploy', '{ MCP_CALLS_FILE: "${MCP_CALLS_FILE}", MCP_HOLD_FILE: "${MCP_HOLD_FILE}" }', [`callTimeout: ${callTimeout}`])}
 ${extraServers}
 approvals:
 ${rules || '  []'}
@@ -358,16 +350,7 @@ describe('tools from the config file on the built app', () => {
 
   it('MCP tools whose names collide for the model stop the start, naming them', async () => {
     const path = join(dir, 'collide.yaml');
-    writeFileSync(
-      path,
-      `mcpServers:
-  deploy:
-    command: ${JSON.stringify(process.execPath)}
-    args: [--import, tsx, ${JSON.stringify(STDIO_SERVER)}]
-    cwd: ${JSON.stringify(ROOT)}
-    env: { MCP_COLLIDE: "1" }
-`,
-    );
+    writeFileSync(path, `mcpServers:\n${stdioServerYaml('deploy', '{ MCP_COLLIDE: "1" }')}\n`);
     const exit = await runProductionAppToExit(await toolEnv(path));
     expect(exit.code).not.toBe(0);
     expect(exit.stdout + exit.stderr).toContain('deploy.status_v2 -> deploy_status_v2');

@@ -7,9 +7,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { stdioServerYaml } from '../support/mcp-config.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
 import { freePort, type RedisServerHandle, startRedisServer } from '../support/redis-server.js';
 import { runHoldpoint, STACK_TRACE } from '../unit/cli/holdpoint-process.js';
@@ -71,10 +71,7 @@ describe('holdpoint doctor as a process', () => {
     writeFileSync(
       config,
       `mcpServers:
-  deploy:
-    command: ${JSON.stringify(process.execPath)}
-    args: [--import, tsx, ${JSON.stringify(fileURLToPath(new URL('../support/mcp-stdio-server.ts', import.meta.url)))}]
-    cwd: ${JSON.stringify(process.cwd())}
+${stdioServerYaml('deploy')}
   ghost:
     command: /nonexistent/mcp-server
 approvals:
