@@ -28,7 +28,8 @@ import {
 } from './ops/redis-connections.js';
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
-import { cachedGroupMembers, slackErrorCode } from './slack/handlers/answerer-check.js';
+import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
+import { slackErrorCode } from './slack/slack-error-code.js';
 import { SlackSurface } from './slack/slack-surface.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';

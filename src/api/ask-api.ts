@@ -5,6 +5,7 @@ import type { AskStore } from '../asks/ask-store.js';
 import type { EngineLogger } from '../asks/logger.js';
 import { ASK_RECORD_VERSION, type AskDefinition, type AskRecord, standaloneScope } from '../asks/types.js';
 import type { ApiToken } from '../config/api-tokens.js';
+import { slackErrorCode } from '../slack/slack-error-code.js';
 import type { ApiMarks } from './api-marks.js';
 import { type AskChanges, watchAsk } from './ask-changes.js';
 import { type ApiProblem, type AskRequestDefaults, decodeAskRequest } from './ask-request.js';
@@ -258,7 +259,7 @@ export async function openProgramAsk(
     try {
       channel = await deps.openDm(request.target.user);
     } catch (error) {
-      const code = slackCode(error);
+      const code = slackErrorCode(error);
       if (code === null) throw error;
       throw new HttpProblem(400, {
         code: 'invalid_request',
@@ -290,7 +291,7 @@ export async function openProgramAsk(
   };
   let refusal: string | null = null;
   const opened = await deps.asks.open(conversation, definition, (error) => {
-    refusal = slackCode(error) ?? (error instanceof Error ? error.message : null);
+    refusal = slackErrorCode(error) ?? (error instanceof Error ? error.message : null);
   });
   if (!opened || opened.shownAt === null) {
     // The failed ask stays (resolved as not shown); a retry with the same key opens a new one.
@@ -368,12 +369,6 @@ async function cancel(deps: AskApiDeps, client: string, id: string, res: ServerR
     message: `ask ${id} already resolved; GET it for the answers`,
     path: '',
   });
-}
-
-/** Slack's error code of a failed Web API call (`data.error`), or null for other errors. */
-function slackCode(error: unknown): string | null {
-  const data = (error as { data?: { error?: unknown } } | null)?.data;
-  return typeof data?.error === 'string' ? data.error : null;
 }
 
 /** JSON with object keys sorted, so two bodies that differ only in key order have one digest. */

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AskRecord } from '../../asks/types.js';
+import { slackErrorCode } from '../slack-error-code.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
 
 /**
@@ -58,10 +59,4 @@ export function cachedGroupMembers(ttlMs = 60_000): SlackHandlerDeps['groupMembe
     cache.set(groupId, { at: Date.now(), users });
     return users;
   };
-}
-
-/** Slack's error code of a failed Web API call (`data.error` of a platform error), or null. */
-export function slackErrorCode(error: unknown): string | null {
-  const data = (error as { data?: { error?: unknown } } | null)?.data;
-  return typeof data?.error === 'string' ? data.error : null;
 }
