@@ -58,43 +58,23 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
   }
 
   if (plan.kind === 'pause') {
-    const askId = deps.newId();
-    const at = new Date(deps.now()).toISOString();
-    const calls = toolCallsOf(plan.assistant);
     const messages: ModelMessage[] = [...turn.messages, plan.assistant];
-    if (plan.otherResults.length > 0) messages.push(toolMessage(calls, plan.otherResults));
-    const definition: AskDefinition = {
-      version: ASK_RECORD_VERSION,
-      askId,
-      scope: turn.turnId,
-      waiter: { kind: 'turn', turnId: turn.turnId, toolCallId: plan.askCall.toolCallId },
-      ordinal: turn.askCount,
-      questions: plan.ask.questions,
-      conversation: turn.conversation,
-      requestedBy: turn.requestedBy,
-      answerers: deps.config.answerers,
-      timeoutMs: deps.config.askTimeoutMs,
-      policy: deps.config.timeoutPolicy,
-      createdAt: at,
-    };
-    const next: TurnRecord = {
-      ...turn,
-      status: 'paused',
-      messages,
-      pendingAskId: askId,
-      stepCount: turn.stepCount + 1,
-      askCount: turn.askCount + 1,
-      invalidAskCount,
-      updatedAt: at,
-    };
-    const committed = await deps.store.pauseTurn(next, turn.rev, definition);
-    if (committed.ok) {
-      deps.log.info(
-        { turnId: turn.turnId, askId, questions: plan.ask.questions.length },
-        'turn paused on ask',
-      );
-      deps.onCheckpoint?.('after-pause-stored', { turnId: turn.turnId, askId });
-    }
+    if (plan.otherResults.length > 0)
+      messages.push(toolMessage(toolCallsOf(plan.assistant), plan.otherResults));
+    await pauseOnAsk(
+      deps,
+      { ...turn, messages, stepCount: turn.stepCount + 1, invalidAskCount },
+      turn.rev,
+      {
+        toolCallId: plan.askCall.toolCallId,
+        questions: plan.ask.questions,
+        answerers: deps.config.answerers,
+        timeoutMs: deps.config.askTimeoutMs,
+        policy: deps.config.timeoutPolicy,
+      },
+      { questions: plan.ask.questions.length },
+      'turn paused on ask',
+    );
     return;
   }
 
@@ -205,37 +185,61 @@ async function pauseForApproval(
   reason: string,
 ): Promise<void> {
   const first = gated[0] as GatedCall;
+  await pauseOnAsk(
+    deps,
+    { ...turn, messages },
+    turn.rev,
+    {
+      toolCallId: first.call.toolCallId,
+      questions: gated.map((call) => approvalQuestion(call, reason)),
+      answerers: approversPolicy(first.tool.approval),
+      timeoutMs: first.tool.approval.timeoutMs ?? deps.config.askTimeoutMs,
+      policy: 'recommended-or-first',
+      approval: { calls: gated.map(approvalCallOf), reason: reason.trim() || null },
+    },
+    { tools: gated.map((g) => g.call.toolName) },
+    'turn paused for approval',
+  );
+}
+
+/**
+ * Pauses `turn` (already holding the step's messages and counts) on a new ask of its own, waiting on the
+ * call `ask.toolCallId`: the turn and the ask are stored in one step (`pauseTurn`, a CAS on `expectedRev`).
+ */
+async function pauseOnAsk(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  expectedRev: number,
+  ask: Pick<AskDefinition, 'questions' | 'answerers' | 'timeoutMs' | 'policy' | 'approval'> & {
+    toolCallId: string;
+  },
+  logFields: Record<string, unknown>,
+  logText: string,
+): Promise<void> {
   const askId = deps.newId();
   const at = new Date(deps.now()).toISOString();
+  const { toolCallId, ...fields } = ask;
   const definition: AskDefinition = {
     version: ASK_RECORD_VERSION,
     askId,
     scope: turn.turnId,
-    waiter: { kind: 'turn', turnId: turn.turnId, toolCallId: first.call.toolCallId },
+    waiter: { kind: 'turn', turnId: turn.turnId, toolCallId },
     ordinal: turn.askCount,
-    questions: gated.map((call) => approvalQuestion(call, reason)),
     conversation: turn.conversation,
     requestedBy: turn.requestedBy,
-    answerers: approversPolicy(first.tool.approval),
-    timeoutMs: first.tool.approval.timeoutMs ?? deps.config.askTimeoutMs,
-    policy: 'recommended-or-first',
     createdAt: at,
-    approval: { calls: gated.map(approvalCallOf), reason: reason.trim() || null },
+    ...fields,
   };
   const next: TurnRecord = {
     ...turn,
     status: 'paused',
-    messages,
     pendingAskId: askId,
     askCount: turn.askCount + 1,
     updatedAt: at,
   };
-  const committed = await deps.store.pauseTurn(next, turn.rev, definition);
+  const committed = await deps.store.pauseTurn(next, expectedRev, definition);
   if (committed.ok) {
-    deps.log.info(
-      { turnId: turn.turnId, askId, tools: gated.map((g) => g.call.toolName) },
-      'turn paused for approval',
-    );
+    deps.log.info({ turnId: turn.turnId, askId, ...logFields }, logText);
     deps.onCheckpoint?.('after-pause-stored', { turnId: turn.turnId, askId });
   }
 }
