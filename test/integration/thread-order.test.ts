@@ -65,6 +65,11 @@ describe('one turn at a time per thread', () => {
       'reply to first',
       'reply to second',
     ]);
-    expect(await h.store.threadHolder('memory-C0OPS-1780000000.000500')).toBeNull();
+    // The thread is given up after the last reply is posted: wait for that, then it is free.
+    await waitFor(
+      async () => (await h.store.threadHolder('memory-C0OPS-1780000000.000500')) === null,
+      5000,
+      'the thread given up',
+    );
   });
 });
