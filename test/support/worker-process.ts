@@ -48,10 +48,11 @@ const failoverModel = scriptedModel(async (prompt) => {
   const part = Array.isArray(first?.content) ? first.content[0] : undefined;
   const turnId = part && 'text' in part ? part.text : '';
   const redis = harnessRef?.redis;
+  // Decide whether this call hangs before recording it: the test kills the process as soon as it sees the
+  // first call recorded, and a kill between the record and the decision left the hang to the continuation.
+  const hangs = (await redis?.set(`${prefix}:slow:${turnId}`, '1', 'NX')) === 'OK';
   await redis?.rpush(`${prefix}:modelcalls`, JSON.stringify({ pid: process.pid, turnId, at: Date.now() }));
-  if ((await redis?.set(`${prefix}:slow:${turnId}`, '1', 'NX')) === 'OK') {
-    await new Promise((resolve) => setTimeout(resolve, 120_000));
-  }
+  if (hangs) await new Promise((resolve) => setTimeout(resolve, 120_000));
   return { text: 'FINAL after failover' };
 });
 
