@@ -311,6 +311,7 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
       surface: {
         showAsk: () => Promise.reject(new Error('not shown in the bench')),
         syncAsk: async () => {},
+        postNotice: async () => {},
       },
       waiters: {
         turn: new TurnWaiter({ store, scheduler, now }),

@@ -78,6 +78,7 @@ export function engineConfig(config: Config): EngineConfig {
     stepLimit: config.agent.stepLimit,
     maxInvalidAsks: 3,
     askTimeoutMs: config.ask.timeoutMs,
+    followUp: config.ask.followUp,
     timeoutPolicy: config.ask.timeoutPolicy,
     answerers: config.ask.answerers,
     showAttempts: 3,
@@ -325,7 +326,10 @@ export async function startRuntime(
       observe: (event) => {
         if (event.type === 'turn-ended') metrics.turnDuration.observe(event.durationMs / 1000);
         else if (event.type === 'model-error') metrics.modelErrors.inc();
+        else if (event.type === 'follow-up') metrics.followUps.inc({ kind: event.kind });
         else {
+          if (event.how === 'assumed' && event.policy)
+            metrics.asksAssumedByPolicy.inc({ policy: event.policy });
           const counter = {
             answered: metrics.asksAnswered,
             assumed: metrics.asksAssumed,
@@ -408,6 +412,7 @@ export async function startRuntime(
             timeoutMs: config.ask.timeoutMs,
             policy: config.ask.timeoutPolicy,
             answerers: config.ask.answerers,
+            followUp: config.ask.followUp,
           },
           openDm: async (userId) => {
             const opened = await webClient.conversations.open({ users: userId });

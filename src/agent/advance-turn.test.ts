@@ -10,6 +10,7 @@ import { lastToolResults, type StepScript, scriptedModel } from '../../test/supp
 import { askToolDefinitionFor } from '../ask/ask-schema.js';
 import { parseAskResultJson } from '../ask/format-ask-result.js';
 import { silentLogger } from '../asks/logger.js';
+import { NO_FOLLOW_UP } from '../asks/types.js';
 import { advanceTurn } from './advance-turn.js';
 import { type EngineDeps, withAskService } from './engine-deps.js';
 import { startTurn } from './thread-admission.js';
@@ -27,13 +28,13 @@ const ASK = {
 };
 
 function engine(script: StepScript, options: { stepLimit?: number; tools?: AgentTool[] } = {}) {
-  const store = new MemoryStore();
+  /** Moves the engine's clock and the store's asks (timeouts fall due); leases keep real time. */
+  const clock = { skewMs: 0 };
+  const store = new MemoryStore(() => Date.now() + clock.skewMs);
   const scheduler = new MemoryScheduler();
   const surface = new MemorySurface();
   const model = scriptedModel(script);
   let ids = 0;
-  /** Moves the engine's clock (timeouts fall due), not the store's. */
-  const clock = { skewMs: 0 };
   const deps: EngineDeps = withAskService({
     store,
     surface,
@@ -48,6 +49,7 @@ function engine(script: StepScript, options: { stepLimit?: number; tools?: Agent
       askTimeoutMs: 60_000,
       timeoutPolicy: 'recommended-or-first',
       answerers: { mode: 'anyone' },
+      followUp: NO_FOLLOW_UP,
       showAttempts: 3,
       showRetryDelayMs: 1,
       turnLeaseMs: 2000,
@@ -192,7 +194,14 @@ describe('the turn loop over in-memory ports', () => {
         inputSchema: z.object({ service: z.string() }),
         source: { server: 'deploy', tool: name.replace('deploy_', '') },
         approval: approval
-          ? { approvers: ['U_ONCALL', 'S_SRE'], timeoutMs: 900_000, onTimeout, reason: 'rule' }
+          ? {
+              approvers: ['U_ONCALL', 'S_SRE'],
+              timeoutMs: 900_000,
+              onTimeout,
+              quorum: 1,
+              escalation: null,
+              reason: 'rule',
+            }
           : null,
         execute: async (input) => {
           runs.push(name);
@@ -355,12 +364,16 @@ describe('the turn loop over in-memory ports', () => {
               approvers: null,
               timeoutMs: 6000,
               onTimeout: 'approve',
+              quorum: 1,
+              escalation: null,
               reason: 'rule',
             }),
             gatedTool('evil_nuke', {
               approvers: ['U_BOB'],
               timeoutMs: 3_600_000,
               onTimeout: 'deny',
+              quorum: 1,
+              escalation: null,
               reason: 'rule',
             }),
           ],

@@ -6,7 +6,7 @@ import { type AskCheckpoint, type AskEvent, AskService } from '../asks/ask-servi
 import type { AskStore } from '../asks/ask-store.js';
 import type { EngineLogger } from '../asks/logger.js';
 import { ProgramWaiter } from '../asks/program-waiter.js';
-import type { AnswererPolicy } from '../asks/types.js';
+import type { AnswererPolicy, AskFollowUp } from '../asks/types.js';
 import type { Scheduler } from './scheduler.js';
 import type { Surface } from './surface.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -27,6 +27,8 @@ export interface EngineConfig {
   askTimeoutMs: number;
   timeoutPolicy: TimeoutPolicy;
   answerers: AnswererPolicy;
+  /** Reminders, escalation, snooze and late answers of the asks turns open (approvals take their rule's quorum and escalation). */
+  followUp: AskFollowUp;
   /** Tries to show an ask before it resolves as "not shown" (default 3). */
   showAttempts: number;
   /** Pause between those tries, in ms (default 500, doubled each time). */

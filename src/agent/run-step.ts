@@ -71,6 +71,7 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
         answerers: deps.config.answerers,
         timeoutMs: deps.config.askTimeoutMs,
         policy: deps.config.timeoutPolicy,
+        followUp: deps.config.followUp,
       },
       { questions: plan.ask.questions.length },
       'turn paused on ask',
@@ -196,6 +197,11 @@ async function pauseForApproval(
       timeoutMs: first.tool.approval.timeoutMs ?? deps.config.askTimeoutMs,
       policy: 'recommended-or-first',
       approval: { calls: gated.map(approvalCallOf), reason: reason.trim() || null },
+      followUp: {
+        ...deps.config.followUp,
+        quorum: first.tool.approval.quorum,
+        escalation: first.tool.approval.escalation ?? deps.config.followUp.escalation,
+      },
     },
     { tools: gated.map((g) => g.call.toolName) },
     'turn paused for approval',
@@ -210,7 +216,7 @@ async function pauseOnAsk(
   deps: EngineDeps,
   turn: TurnRecord,
   expectedRev: number,
-  ask: Pick<AskDefinition, 'questions' | 'answerers' | 'timeoutMs' | 'policy' | 'approval'> & {
+  ask: Pick<AskDefinition, 'questions' | 'answerers' | 'timeoutMs' | 'policy' | 'approval' | 'followUp'> & {
     toolCallId: string;
   },
   logFields: Record<string, unknown>,

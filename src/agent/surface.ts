@@ -17,6 +17,11 @@ export interface TurnTrigger {
   ts: string;
   /** Who wrote it. */
   userId: string;
+  /**
+   * Set when no person wrote `text` (a late answer changed an assumption): the history is the thread up to
+   * `ts`, then `text` as the last user message.
+   */
+  synthetic?: boolean;
 }
 
 /** Where turns happen: the asks' surface plus the conversation's history, replies and a working indicator. */

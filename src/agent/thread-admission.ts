@@ -43,7 +43,10 @@ export async function startTurn(
  * finds the thread busy waits in the thread's inbox and starts when the running turn ends.
  */
 export async function submitTurn(
-  deps: Pick<EngineDeps, 'store' | 'scheduler'>,
+  deps: {
+    store: Pick<EngineDeps['store'], 'admitToThread'>;
+    scheduler: Pick<EngineDeps['scheduler'], 'startTurn'>;
+  },
   start: TurnStart,
 ): Promise<'start' | 'queued'> {
   const admitted = await deps.store.admitToThread(

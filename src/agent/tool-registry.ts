@@ -1,4 +1,5 @@
 import type { FlexibleSchema } from 'ai';
+import type { Escalation } from '../asks/types.js';
 
 /** What a tool's `execute` receives besides its input. */
 export interface ToolContext {
@@ -25,6 +26,10 @@ export interface ToolApproval {
   /** How long the approval waits, in ms; null: `ASK_TIMEOUT`. */
   timeoutMs: number | null;
   onTimeout: 'deny' | 'approve';
+  /** Distinct approvers who must approve (1: the first decides); any single Deny denies. */
+  quorum: number;
+  /** Who else may approve after a while; null: the environment's (`ASK_ESCALATE_*`). */
+  escalation: Escalation | null;
   /** Why: an approval rule matched, or the server marks the tool destructive. */
   reason: 'rule' | 'destructive';
 }

@@ -288,6 +288,7 @@ export async function openProgramAsk(
     createdAt: new Date(deps.now()).toISOString(),
     metadata: request.metadata,
     intro: request.intro,
+    followUp: request.followUp,
   };
   let refusal: string | null = null;
   const opened = await deps.asks.open(conversation, definition, (error) => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { NO_FOLLOW_UP } from '../asks/types.js';
 import { decodeAskRequest } from './ask-request.js';
 
 const DEFAULTS = {
   timeoutMs: 1_800_000,
   policy: 'recommended-or-first' as const,
   answerers: { mode: 'anyone' as const },
+  followUp: NO_FOLLOW_UP,
 };
 const QUESTIONS = [{ question: 'Ship?', options: ['Ship it (Recommended)', 'Hold'] }];
 

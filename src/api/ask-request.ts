@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskError } from '../ask/format-ask-error.js';
 import { type AskQuestion, TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
-import type { AnswererPolicy } from '../asks/types.js';
+import type { AnswererPolicy, AskFollowUp } from '../asks/types.js';
 import { parseAnswerers } from '../config/answerers.js';
 import { parseDuration } from '../config/durations.js';
 import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
@@ -26,6 +26,8 @@ export interface AskRequest {
   callbackUrl: string | null;
   /** A line shown above the questions, or null. */
   intro: string | null;
+  /** Reminders, escalation, snooze, quorum and late answers: the configured ones, with the request's `quorum` and `escalation`. */
+  followUp: AskFollowUp;
 }
 
 /** A refused request: a stable `code`, a precise `message` and the JSON path it is about. */
@@ -40,6 +42,7 @@ export interface AskRequestDefaults {
   timeoutMs: number;
   policy: TimeoutPolicy;
   answerers: AnswererPolicy;
+  followUp: AskFollowUp;
 }
 
 const CHANNEL_ID = 'expected a channel id (C…, G… or D…)';
@@ -76,6 +79,23 @@ const bodySchema = z.strictObject(
       .optional(),
     answerers: z.union([z.literal('anyone'), z.array(z.string())], { error: ANSWERERS }).optional(),
     metadata: z.record(z.string(), z.unknown(), { error: 'expected a JSON object' }).optional(),
+    quorum: z
+      .number({ error: 'expected a whole number from 1 to 20' })
+      .int('expected a whole number from 1 to 20')
+      .min(1, 'expected a whole number from 1 to 20')
+      .max(20, 'expected a whole number from 1 to 20')
+      .optional(),
+    escalation: z
+      .strictObject(
+        {
+          after: z.union([z.string(), z.number()], {
+            error: 'expected a duration such as "20m", or a number of seconds',
+          }),
+          to: z.array(z.string(), { error: ANSWERERS }),
+        },
+        { error: 'expected {"after": "20m", "to": ["U…", "S…"]}' },
+      )
+      .optional(),
     callbackUrl: z
       .string({ error: 'expected an http or https URL' })
       .max(2000, 'expected an http or https URL of at most 2000 characters')
@@ -147,6 +167,28 @@ export function decodeAskRequest(
       return refused('invalid_request', `answerers: ${ANSWERERS}`, 'answerers');
     answerers = policy.policy;
   }
+  let followUp: AskFollowUp = defaults.followUp;
+  if (fields.quorum !== undefined) followUp = { ...followUp, quorum: fields.quorum };
+  if (fields.escalation !== undefined) {
+    const afterMs = parseDuration(String(fields.escalation.after));
+    if (afterMs === null || afterMs <= 0)
+      return refused(
+        'invalid_request',
+        `escalation.after: "${fields.escalation.after}" is not a duration (e.g. 20m)`,
+        'escalation.after',
+      );
+    const targets = parseAnswerers(fields.escalation.to.join(','));
+    if (!targets.ok || targets.policy.mode !== 'list')
+      return refused(
+        'invalid_request',
+        'escalation.to: use a list of user ids (U…, W…) and user-group ids (S…)',
+        'escalation.to',
+      );
+    followUp = {
+      ...followUp,
+      escalation: { afterMs, userIds: targets.policy.userIds, groupIds: targets.policy.groupIds },
+    };
+  }
   if (fields.metadata !== undefined && !(metadataSize(fields.metadata) <= METADATA_MAX_BYTES))
     return refused('invalid_request', `metadata: at most ${METADATA_MAX_BYTES} bytes of JSON`, 'metadata');
 
@@ -162,6 +204,7 @@ export function decodeAskRequest(
       metadata: fields.metadata ?? null,
       callbackUrl: fields.callbackUrl ?? null,
       intro: fields.text ?? null,
+      followUp,
     },
   };
 }

@@ -15,6 +15,23 @@ export interface AskView {
   metadata: Record<string, unknown> | null;
   /** One entry per resolved question, the same objects as the JSON block of the agent's tool result. */
   answers: AskResultAnswer[];
+  /** Late answers that replaced an assumed one, one per changed question (see `ask.overridden`). */
+  overrides: AskOverrideView[];
+}
+
+/** A late answer as the API shows it: which question, what was assumed, what it is now, who and when. */
+export interface AskOverrideView {
+  /** 0-based. */
+  questionIndex: number;
+  question: string;
+  /** The option labels the timeout assumed. */
+  assumed: string[];
+  selected: string[];
+  other: string | null;
+  /** Slack user id. */
+  by: string;
+  /** ISO 8601. */
+  at: string;
 }
 
 /** The API view of a stored ask. Pure. */
@@ -33,5 +50,20 @@ export function askView(ask: AskRecord): AskView {
     deadline: ask.deadline === null ? null : new Date(ask.deadline).toISOString(),
     metadata: ask.metadata ?? null,
     answers,
+    overrides: ask.questions.flatMap((question, index) => {
+      const override = ask.overrides[index];
+      if (!override) return [];
+      return [
+        {
+          questionIndex: index,
+          question: question.question,
+          assumed: ask.resolutions[index]?.selected ?? [],
+          selected: override.selected,
+          other: override.other,
+          by: override.by,
+          at: override.at,
+        },
+      ];
+    }),
   };
 }

@@ -23,7 +23,8 @@ export interface WebhookDeps {
 }
 
 /**
- * The `webhook` job: POSTs `{ type: "ask.resolved", ask }` (the ask as `GET /v1/asks/{id}` returns it) to
+ * The `webhook` job: POSTs `{ type: "ask.resolved", ask }` (or, with `questionIndex`, `{ type:
+ * "ask.overridden", questionIndex, ask }` once a late answer replaced that question's assumption) (the ask as `GET /v1/asks/{id}` returns it) to
  * the waiter's `callbackUrl`, with `X-Holdpoint-Delivery` (one id per resolution: `ask-resolved-<askId>`,
  * the same on every retry, so a receiver drops repeats), `X-Holdpoint-Timestamp` (unix seconds) and
  * `X-Holdpoint-Signature` ({@link signWebhook}). Once a receiver answered 2xx it is marked delivered and
@@ -35,11 +36,15 @@ export async function deliverWebhook(
   deps: WebhookDeps,
   scope: string,
   askId: string,
+  questionIndex?: number,
 ): Promise<'delivered' | 'already-delivered' | 'no-callback'> {
   const ask = await deps.store.getAsk(scope, askId);
   if (ask?.waiter.kind !== 'api' || !ask.waiter.callbackUrl || ask.status !== 'resolved')
     return 'no-callback';
-  if (await deps.marks.isDelivered(askId)) return 'already-delivered';
+  const overridden = questionIndex === undefined ? null : (ask.overrides[questionIndex] ?? null);
+  if (questionIndex !== undefined && !overridden) return 'no-callback';
+  const markId = questionIndex === undefined ? askId : `${askId}-overridden-q${questionIndex}`;
+  if (await deps.marks.isDelivered(markId)) return 'already-delivered';
   const target = new URL(ask.waiter.callbackUrl);
   const addresses = await lookup(target.hostname.replace(/^\[|\]$/g, ''), { all: true });
   const blocked = addresses.find((found) => !webhookAddressAllowed(found.address));
@@ -47,9 +52,14 @@ export async function deliverWebhook(
     throw new Error(
       `webhook of ask ${askId}: ${target.hostname} is the link-local address ${blocked.address} (where cloud metadata services answer); not sent`,
     );
-  const body = JSON.stringify({ type: 'ask.resolved', ask: askView(ask) });
+  const body = JSON.stringify(
+    questionIndex === undefined
+      ? { type: 'ask.resolved', ask: askView(ask) }
+      : { type: 'ask.overridden', questionIndex, ask: askView(ask) },
+  );
   const timestampSec = Math.floor(deps.now() / 1000);
-  const delivery = `ask-resolved-${askId}`;
+  const delivery =
+    questionIndex === undefined ? `ask-resolved-${askId}` : `ask-overridden-${askId}-q${questionIndex}`;
   const response = await fetch(ask.waiter.callbackUrl, {
     method: 'POST',
     headers: {
@@ -66,7 +76,7 @@ export async function deliverWebhook(
   await response.body?.cancel();
   if (response.status < 200 || response.status >= 300)
     throw new Error(`webhook ${delivery}: the receiver answered ${response.status}`);
-  await deps.marks.markDelivered(askId, DELIVERED_TTL_MS);
+  await deps.marks.markDelivered(markId, DELIVERED_TTL_MS);
   deps.log.info({ askId, delivery }, 'webhook delivered');
   return 'delivered';
 }

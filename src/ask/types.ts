@@ -84,6 +84,11 @@ export interface QuestionResolution {
   source: AnswerSource;
   /** Set when `status` is `assumed`: what the policy based the pick on. */
   assumption: AssumptionBasis | null;
+  /**
+   * For an ask with a quorum: every person whose vote counted for this resolution, in the order they voted
+   * (`answeredBy` is the one whose vote completed it). Absent otherwise.
+   */
+  voters?: string[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ConversationRef } from './conversation.js';
+import type { PeopleRef } from './follow-up.js';
 import type { AskRecord, Waiter } from './types.js';
 
 /**
@@ -21,7 +22,21 @@ export interface AskSurface {
    * @throws when the surface refuses the update.
    */
   syncAsk(ask: AskRecord): Promise<void>;
+  /**
+   * Posts a notice about the ask as a reply in its thread (the ask message's thread for a program's ask
+   * posted as a new message), exactly once per `notice.key` across retries and processes.
+   * @throws when the surface refuses the post.
+   */
+  postNotice(ask: AskRecord, notice: AskNotice): Promise<void>;
 }
+
+/** A thread reply about an ask; `key` makes it exactly-once (`<kind>-<askId>-…`). */
+export type AskNotice = { key: string } & (
+  | { kind: 'reminder'; waitingOn: PeopleRef }
+  | { kind: 'escalation'; targets: PeopleRef }
+  | { kind: 'delegated'; by: string; to: string }
+  | { kind: 'overridden'; questionIndex: number; by: string }
+);
 
 /**
  * The ask's timers. Implemented over BullMQ in `src/jobs/`; idempotent by a deterministic jobId, so
@@ -32,6 +47,8 @@ export interface AskTimers {
   timeout(turnId: string, askId: string, dueAt: number): Promise<void>;
   /** Removes the timeout job if it is still delayed. Tidying only: the answer-once step decides. */
   cancelTimeout(turnId: string, askId: string): Promise<void>;
+  /** Adds the delayed `nudge` job (jobId `nudge-<askId>`: reminders and the escalation) due at `dueAt` (epoch ms). */
+  nudge(turnId: string, askId: string, dueAt: number): Promise<void>;
 }
 
 /**
@@ -41,6 +58,8 @@ export interface AskTimers {
 export interface ProgramNotifier {
   /** Queues the signed `ask.resolved` webhook of a resolved ask whose waiter gave a `callbackUrl`. */
   notifyProgram(scope: string, askId: string): Promise<void>;
+  /** Queues the signed `ask.overridden` webhook of question `questionIndex` (jobId `override-<askId>-q<i>`). */
+  notifyOverride(scope: string, askId: string, questionIndex: number): Promise<void>;
 }
 
 /**
@@ -70,6 +89,12 @@ export interface WaiterHandler<K extends Waiter['kind'] = Waiter['kind']> {
   continue(ask: AskOf<K>, options: { recover: boolean }): Promise<void>;
   /** The ask was stored but a crash left it unshown: have it shown (for a turn: its resume job advances the turn, which shows it). */
   reshow(ask: AskOf<K>): Promise<void>;
+  /**
+   * A late answer replaced the assumed resolution of question `questionIndex` (stored once, in
+   * `ask.overrides`): tell the waiter (for a turn: a new turn in its thread; for a program: an
+   * `ask.overridden` webhook). Idempotent by ask and question.
+   */
+  overridden(ask: AskOf<K>, questionIndex: number): Promise<void>;
 }
 
 /** One handler per waiter kind. Adding a kind adds an entry here; transitions and rendering stay as they are. */

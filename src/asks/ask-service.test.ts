@@ -233,7 +233,12 @@ describe('AskService.timeout', () => {
       askId: 'a1',
       statuses: ['answered', 'assumed'],
     });
-    expect(h.events.at(-1)).toEqual({ type: 'ask-resolved', how: 'assumed', waitedMs: null });
+    expect(h.events.at(-1)).toEqual({
+      type: 'ask-resolved',
+      how: 'assumed',
+      waitedMs: null,
+      policy: 'recommended-or-first',
+    });
     // The job running again changes nothing and resumes nothing twice.
     expect(await h.asks.timeout('t1', 'a1')).toBe('already-resolved');
     expect([...h.scheduler.jobs.keys()].filter((id) => id.startsWith('resume'))).toEqual(['resume-a1']);

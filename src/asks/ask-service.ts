@@ -1,21 +1,33 @@
 import { assumeOpenQuestions } from '../ask/assume-resolution.js';
 import type { QuestionResolution } from '../ask/types.js';
 import { type AskSurface, type AskTimers, type AskWaiters, waiterHandlerOf } from './ask-ports.js';
-import type { AskStore } from './ask-store.js';
+import type { AskChange, AskStore } from './ask-store.js';
 import type { ConversationRef } from './conversation.js';
+import {
+  dueFollowUps,
+  escalationTargets,
+  followUpOf,
+  followUpPoints,
+  latestDeadline,
+  waitingOn,
+} from './follow-up.js';
 import type { EngineLogger } from './logger.js';
-import type { AskDefinition, AskRecord, AskTransitionResult } from './types.js';
+import type { AnswerOverride, AskDefinition, AskRecord, AskTransitionResult } from './types.js';
 
 /** Named points in the ask's life where crash tests kill the process. No effect in production. */
 export type AskCheckpoint = 'after-ask-shown' | 'after-answer-recorded' | 'after-timeout-resolved';
 
 /** Something worth counting happened to an ask (metrics). */
-export type AskEvent = {
-  type: 'ask-resolved';
-  how: 'answered' | 'assumed' | 'canceled';
-  /** From shown to resolved, in ms; null when unknown. */
-  waitedMs: number | null;
-};
+export type AskEvent =
+  | {
+      type: 'ask-resolved';
+      how: 'answered' | 'assumed' | 'canceled';
+      /** From shown to resolved, in ms; null when unknown. */
+      waitedMs: number | null;
+      /** For `assumed`: the timeout policy that picked the answers. */
+      policy?: string;
+    }
+  | { type: 'follow-up'; kind: 'reminder' | 'escalation' | 'extension' | 'vote' | 'override' | 'delegation' };
 
 /** What the ask service needs. */
 export interface AskServiceDeps {
@@ -41,8 +53,12 @@ export interface AnswerInput {
   askId: string;
   questionIndex: number;
   resolution: QuestionResolution;
-  /** The surface found the person in one of the answerer policy's user groups. */
+  /** The surface found the person allowed beyond the stored lists (a policy group, or an escalation target once escalated). */
   inAllowedGroup?: boolean;
+  /** The ask's quorum (default 1); see {@link import('./ask-store.js').AnswerOptions}. */
+  quorum?: number;
+  /** The answer decides at once whatever the quorum (an approval's Deny). */
+  decisive?: boolean;
 }
 
 /** What {@link AskService.sweep} did. */
@@ -86,6 +102,8 @@ export class AskService {
         const shown = await deps.store.markAskShown(ask.scope, ask.askId, deps.now(), messageRef);
         deps.onCheckpoint?.('after-ask-shown', { turnId: ask.scope, askId: ask.askId });
         if (shown?.deadline != null) await deps.timers.timeout(ask.scope, ask.askId, shown.deadline);
+        const first = shown ? followUpPoints(shown)[0] : undefined;
+        if (first) await deps.timers.nudge(ask.scope, ask.askId, first.at);
         return true;
       } catch (error) {
         lastError = error;
@@ -146,9 +164,14 @@ export class AskService {
       input.askId,
       input.questionIndex,
       input.resolution,
-      { inAllowedGroup: input.inAllowedGroup ?? false },
+      {
+        inAllowedGroup: input.inAllowedGroup ?? false,
+        quorum: input.quorum ?? 1,
+        decisive: input.decisive ?? false,
+      },
     );
     deps.onCheckpoint?.('after-answer-recorded', { turnId: input.turnId, askId: input.askId });
+    if (result.status === 'voted') deps.observe?.({ type: 'follow-up', kind: 'vote' });
     return result;
   }
 
@@ -213,7 +236,10 @@ export class AskService {
       turnId,
       askId,
       assumeOpenQuestions(ask.questions, ask.policy, at, 'timeout'),
+      // An extension that Redis ran first moved the deadline: then this changes nothing.
+      { onlyIfDue: true },
     );
+    if (result.status === 'not-due') return 'not-due';
     if (result.status !== 'completed' || !result.ask) {
       if (result.ask) await this.#recover(result.ask);
       return 'already-resolved';
@@ -221,11 +247,145 @@ export class AskService {
     deps.log.info({ turnId, askId }, 'ask resolved by timeout');
     deps.onCheckpoint?.('after-timeout-resolved', { turnId, askId });
     await this.#resolved(result.ask);
-    deps.observe?.({ type: 'ask-resolved', how: 'assumed', waitedMs: null });
+    deps.observe?.({ type: 'ask-resolved', how: 'assumed', waitedMs: null, policy: ask.policy });
     // Shown at once here; if this process dies first, the waiter's continuation draws it (a turn syncs the
     // message before it resumes).
     await this.syncQuietly(result.ask);
     return 'resolved';
+  }
+
+  /**
+   * Pushes the deadline of an open ask back by the `choiceIndex`-th snooze choice, capped at its latest
+   * deadline; redraws the message. The timeout job follows by itself (it finds the deadline moved and waits
+   * again), and so do the reminders (they are computed from the deadline).
+   */
+  async extend(input: {
+    turnId: string;
+    askId: string;
+    userId: string;
+    choiceIndex: number;
+    inAllowedGroup: boolean;
+  }): Promise<
+    AskChange<'extended' | 'closed' | 'forbidden' | 'at-limit'> | { status: 'invalid'; ask: AskRecord }
+  > {
+    const deps = this.#deps;
+    const ask = await deps.store.getAsk(input.turnId, input.askId);
+    if (!ask) return { status: 'not-found', ask: null };
+    const addMs = followUpOf(ask).extendByMs[input.choiceIndex];
+    if (addMs === undefined) return { status: 'invalid', ask };
+    const result = await deps.store.extendAsk(input.turnId, input.askId, {
+      byUserId: input.userId,
+      addMs,
+      latestDeadline: latestDeadline(ask),
+      inAllowedGroup: input.inAllowedGroup,
+    });
+    if (result.status === 'extended') {
+      deps.log.info(
+        { turnId: input.turnId, askId: input.askId, by: input.userId, deadline: result.ask.deadline },
+        'ask deadline extended',
+      );
+      deps.observe?.({ type: 'follow-up', kind: 'extension' });
+      await this.syncQuietly(result.ask);
+    }
+    return result;
+  }
+
+  /**
+   * The `nudge` job: sends the reminders and the escalation that are due (each claimed once in the store,
+   * then posted exactly once by key, so a retry after a crash posts what the crash left unposted and nothing
+   * twice), redraws the message, and says when to run again.
+   * @returns epoch ms of the next point, or null when none is left (the ask resolved, or all were sent)
+   */
+  async nudge(turnId: string, askId: string): Promise<number | null> {
+    const deps = this.#deps;
+    let ask = await deps.store.getAsk(turnId, askId);
+    if (!ask || ask.status !== 'open') return null;
+    const now = deps.now();
+    const { send, skipped } = dueFollowUps(ask, now);
+    for (const point of [...skipped, ...send]) {
+      const claim = await deps.store.claimNudge(turnId, askId, point.id);
+      if (claim.status === 'not-found' || claim.status === 'closed') return null;
+      ask = claim.ask;
+      if (!send.includes(point)) continue;
+      const key = `nudge-${askId}-${point.id}`;
+      if (point.kind === 'reminder') {
+        await deps.surface.postNotice(ask, { key, kind: 'reminder', waitingOn: waitingOn(ask, now) });
+        deps.observe?.({ type: 'follow-up', kind: 'reminder' });
+      } else {
+        await deps.surface.postNotice(ask, { key, kind: 'escalation', targets: escalationTargets(ask) });
+        deps.observe?.({ type: 'follow-up', kind: 'escalation' });
+      }
+      deps.log.info({ turnId, askId, point: point.id }, `ask ${point.kind} sent`);
+    }
+    if (send.length + skipped.length > 0) await this.syncQuietly(ask);
+    return dueFollowUps(ask, now).nextAt;
+  }
+
+  /** "Ask someone else…": `userId` (who may answer) makes `delegateId` an answerer too, mentioned in the thread. */
+  async delegate(input: {
+    turnId: string;
+    askId: string;
+    userId: string;
+    delegateId: string;
+    inAllowedGroup: boolean;
+  }): Promise<AskChange<'added' | 'unchanged' | 'closed' | 'forbidden'>> {
+    const deps = this.#deps;
+    const result = await deps.store.addDelegate(input.turnId, input.askId, {
+      byUserId: input.userId,
+      inAllowedGroup: input.inAllowedGroup,
+      delegateId: input.delegateId,
+    });
+    if (result.status === 'added' || result.status === 'unchanged') {
+      await deps.surface.postNotice(result.ask, {
+        key: `delegate-${input.askId}-${input.delegateId}`,
+        kind: 'delegated',
+        by: input.userId,
+        to: input.delegateId,
+      });
+      if (result.status === 'added') {
+        deps.observe?.({ type: 'follow-up', kind: 'delegation' });
+        await this.syncQuietly(result.ask);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * A late answer replaces an assumed one (once per question, within the override window): stored, shown,
+   * and handed to the waiter (which never re-runs or undoes what the assumption already did).
+   */
+  async override(input: {
+    turnId: string;
+    askId: string;
+    questionIndex: number;
+    override: AnswerOverride;
+    inAllowedGroup: boolean;
+  }): Promise<AskChange<'recorded' | 'closed' | 'not-assumed' | 'forbidden' | 'duplicate'>> {
+    const deps = this.#deps;
+    const ask = await deps.store.getAsk(input.turnId, input.askId);
+    if (!ask) return { status: 'not-found', ask: null };
+    const result = await deps.store.overrideAnswer(
+      input.turnId,
+      input.askId,
+      input.questionIndex,
+      input.override,
+      { inAllowedGroup: input.inAllowedGroup, windowMs: followUpOf(ask).overrideWindowMs },
+    );
+    if (result.status === 'recorded') {
+      deps.log.info(
+        { turnId: input.turnId, askId: input.askId, question: input.questionIndex, by: input.override.by },
+        'assumed answer changed',
+      );
+      deps.observe?.({ type: 'follow-up', kind: 'override' });
+      await this.syncQuietly(result.ask);
+      await this.overridden(result.ask, input.questionIndex);
+    }
+    return result;
+  }
+
+  /** Hands a stored late answer to the waiter (again after a crash: the waiter is idempotent). */
+  async overridden(ask: AskRecord, questionIndex: number): Promise<void> {
+    await waiterHandlerOf(this.#deps.waiters, ask).overridden(ask, questionIndex);
   }
 
   /**

@@ -1,5 +1,25 @@
 import type { QuestionResolution } from '../ask/types.js';
-import type { AskDefinition, AskRecord, AskTransitionResult } from './types.js';
+import type { AnswerOverride, AskDefinition, AskRecord, AskTransitionResult } from './types.js';
+
+/** The outcome of an ask change that resolves nothing, with the ask as it is after it (null when not found). */
+export type AskChange<S extends string> = { status: S; ask: AskRecord } | { status: 'not-found'; ask: null };
+
+/** How one answer counts (see {@link AskStore.answerQuestion}). */
+export interface AnswerOptions {
+  /**
+   * The surface found the person allowed beyond the stored lists: in one of the policy's user groups, or an
+   * escalation target once the ask escalated (the stored lists and delegates the store checks itself).
+   */
+  inAllowedGroup?: boolean;
+  /**
+   * Distinct people whose equal answers ({@link import('./types.js').voteKey}) resolve the question
+   * (default 1: the first answer does); below it an answer is a vote (`voted`), and a second vote by the
+   * same person is `duplicate`.
+   */
+  quorum?: number;
+  /** The answer decides at once whatever the quorum (an approval's Deny). */
+  decisive?: boolean;
+}
 
 /**
  * Where asks live (Redis in production, see `store/redis-turn-store.ts`; an in-memory fake in tests).
@@ -38,7 +58,7 @@ export interface AskStore {
     askId: string,
     questionIndex: number,
     resolution: QuestionResolution,
-    options?: { inAllowedGroup?: boolean },
+    options?: AnswerOptions,
   ): Promise<AskTransitionResult>;
   /**
    * Resolves every still-unresolved question with the given fallback (one per question, e.g. from the
@@ -48,7 +68,41 @@ export interface AskStore {
     turnId: string,
     askId: string,
     fallbacks: QuestionResolution[],
+    options?: { onlyIfDue?: boolean },
   ): Promise<AskTransitionResult>;
+  /**
+   * Moves the deadline of an open, shown ask `addMs` later, at most to `latestDeadline` (epoch ms). Only
+   * while the deadline has not passed, and only for someone who may answer it (as in {@link answerQuestion}).
+   * Of an extension and the timeout (`onlyIfDue`), whichever the store runs first wins.
+   */
+  extendAsk(
+    turnId: string,
+    askId: string,
+    input: { byUserId: string; addMs: number; latestDeadline: number; inAllowedGroup: boolean },
+  ): Promise<AskChange<'extended' | 'closed' | 'forbidden' | 'at-limit'>>;
+  /** Claims follow-up point `pointId` of an open ask (each point once, ever). */
+  claimNudge(
+    turnId: string,
+    askId: string,
+    pointId: string,
+  ): Promise<AskChange<'claimed' | 'claimed-before' | 'closed'>>;
+  /** Someone who may answer an open ask makes `delegateId` an answerer too. */
+  addDelegate(
+    turnId: string,
+    askId: string,
+    input: { byUserId: string; inAllowedGroup: boolean; delegateId: string },
+  ): Promise<AskChange<'added' | 'unchanged' | 'closed' | 'forbidden'>>;
+  /**
+   * A late answer replaces the assumed resolution of question `questionIndex` (once per question, first
+   * wins) within `windowMs` of the resolution, by someone who may answer the ask.
+   */
+  overrideAnswer(
+    turnId: string,
+    askId: string,
+    questionIndex: number,
+    override: AnswerOverride,
+    options: { inAllowedGroup: boolean; windowMs: number },
+  ): Promise<AskChange<'recorded' | 'closed' | 'not-assumed' | 'forbidden' | 'duplicate'>>;
   /**
    * The requester cancels: every unresolved question gets `canceled` (with `byUserId`); `forbidden` for anyone else.
    */

@@ -39,6 +39,11 @@ export class ProgramWaiter implements WaiterHandler<'api'> {
     await this.#deps.store.unindexAsk(ask.scope, ask.askId);
   }
 
+  async overridden(ask: AskOf<'api'>, questionIndex: number): Promise<void> {
+    await this.#deps.wakeups?.announce(ask.askId);
+    if (ask.waiter.callbackUrl) await this.#deps.notifier.notifyOverride(ask.scope, ask.askId, questionIndex);
+  }
+
   async reshow(ask: AskOf<'api'>): Promise<void> {
     await this.#deps.show(ask.conversation, ask);
   }

@@ -64,6 +64,64 @@ export interface AskDefinition {
   intro?: string | null;
   /** Set when the ask is an approval of tool calls (its waiter is their turn). */
   approval?: ApprovalSpec | null;
+  /** Reminders, escalation, snooze, quorum and late answers; absent (asks stored before them): none. */
+  followUp?: AskFollowUp | null;
+}
+
+/**
+ * A reminder point, counted from when the ask was shown: a fraction of the time to the deadline (which
+ * moves when the deadline is extended), or a fixed time after shown, in ms.
+ */
+export type ReminderPoint = { kind: 'fraction'; fraction: number } | { kind: 'after'; ms: number };
+
+/** Who else may answer once nobody did for `afterMs` after the ask was shown. */
+export interface Escalation {
+  /** ms after shown. */
+  afterMs: number;
+  userIds: string[];
+  groupIds: string[];
+}
+
+/**
+ * What happens around an open ask besides its answers and its timeout (see DESIGN.md "Reaching people").
+ * Written with the definition, so every worker agrees on it whatever its own settings.
+ */
+export interface AskFollowUp {
+  /** Reminder points, each sent at most once (only while questions are open). */
+  reminders: ReminderPoint[];
+  escalation: Escalation | null;
+  /** What the snooze menu offers, ms each; empty: no snooze. */
+  extendByMs: number[];
+  /** The latest deadline, ms after the ask was shown (ASK_MAX_DEADLINE). */
+  maxDeadlineMs: number;
+  /** How long after an assumed resolution an answerer may still change it, ms; 0: never. */
+  overrideWindowMs: number;
+  /**
+   * Distinct allowed people who must choose the same answer before a question resolves; 1: the first
+   * answer decides. For an approval any single Deny decides at once.
+   */
+  quorum: number;
+}
+
+/** The follow-up of an ask that has none (asks stored before follow-ups existed). */
+export const NO_FOLLOW_UP: AskFollowUp = {
+  reminders: [],
+  escalation: null,
+  extendByMs: [],
+  maxDeadlineMs: 0,
+  overrideWindowMs: 0,
+  quorum: 1,
+};
+
+/** A late answer that replaced an assumed resolution (recorded once per question). */
+export interface AnswerOverride {
+  /** What the person chose (option labels) or typed instead. */
+  selected: string[];
+  other: string | null;
+  /** Who changed it. */
+  by: string;
+  /** ISO 8601. */
+  at: string;
 }
 
 /** One tool call an approval decides (one question of the approval ask each, in order). */
@@ -108,6 +166,49 @@ export interface AskRecord extends AskDefinition {
   messageRef: string | null;
   /** Epoch ms when the resume job was added after resolution; null until then. */
   resumeQueuedAt: number | null;
+  /**
+   * Changes that resolve nothing (extension, escalation, delegation, votes, reminders, late answers), counted;
+   * part of the ask's revision, so each one redraws the message.
+   */
+  changes: number;
+  /** Epoch ms of the resolution; null while open. */
+  resolvedAt: number | null;
+  /** Who last extended the deadline; null when never extended. */
+  extendedBy: string | null;
+  /** People added as answerers by "Ask someone else…", in order. */
+  delegates: string[];
+  /** Ids of the follow-up points already sent (`r<i>` reminder i, `e` the escalation). */
+  nudged: string[];
+  /** Quorum votes per question: user id to the vote (see {@link voteKey}). */
+  votes: Array<Record<string, string>>;
+  /** Per question: the late answer that replaced its assumed resolution, or null. */
+  overrides: (AnswerOverride | null)[];
+}
+
+/** The mutable fields of an ask just opened: open, nothing resolved, not shown, no changes. Pure. */
+export function openAskState(
+  definition: Pick<AskDefinition, 'questions'>,
+): Omit<AskRecord, keyof AskDefinition> {
+  return {
+    status: 'open',
+    resolutions: definition.questions.map(() => null),
+    shownAt: null,
+    deadline: null,
+    messageRef: null,
+    resumeQueuedAt: null,
+    changes: 0,
+    resolvedAt: null,
+    extendedBy: null,
+    delegates: [],
+    nudged: [],
+    votes: definition.questions.map(() => ({})),
+    overrides: definition.questions.map(() => null),
+  };
+}
+
+/** The vote of a quorum answer: its labels (sorted) and typed text, so equal answers count together. Pure. */
+export function voteKey(resolution: Pick<QuestionResolution, 'selected' | 'other'>): string {
+  return JSON.stringify([[...resolution.selected].sort(), resolution.other ?? null]);
 }
 
 /** Outcome of one ask transition (one Lua script). Never thrown for a lost race. */
@@ -117,6 +218,9 @@ export type AskTransitionStatus =
   | 'already-resolved' // the question already had a resolution (see `ask.resolutions`)
   | 'closed' // the ask is no longer open
   | 'forbidden' // this person may not do this
+  | 'voted' // a quorum vote was counted; the question waits for more
+  | 'duplicate' // this person already voted on that question (one person counts once)
+  | 'not-due' // the timeout found the deadline moved (extended): nothing changed
   | 'not-found'; // no such ask (expired or never existed)
 
 /** Result of an ask transition, with the ask as it is after the script ran (null when not found). */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type NormalizedAsk, TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
-import { ASK_RECORD_VERSION, type AskRecord } from '../asks/types.js';
+import { ASK_RECORD_VERSION, type AskRecord, openAskState } from '../asks/types.js';
 import { formatDuration, parseDuration } from '../config/durations.js';
 import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
 import { renderAnswerModal } from '../slack/blocks/render-answer-modal.js';
@@ -140,11 +140,6 @@ export function previewAskRecord(ask: NormalizedAsk, timeoutMs: number, policy: 
     timeoutMs,
     policy,
     createdAt: '2023-11-14T22:13:20.000Z',
-    status: 'open',
-    resolutions: ask.questions.map(() => null),
-    shownAt: null,
-    deadline: null,
-    messageRef: null,
-    resumeQueuedAt: null,
+    ...openAskState(ask),
   };
 }

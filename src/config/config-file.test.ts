@@ -54,6 +54,8 @@ describe('parseConfigFile', () => {
             approvers: ['S0ONCALL'],
             timeoutMs: 900_000,
             onTimeout: 'deny',
+            quorum: 1,
+            escalation: null,
             approval: 'always',
           },
           {
@@ -61,6 +63,8 @@ describe('parseConfigFile', () => {
             approvers: null,
             timeoutMs: null,
             onTimeout: 'deny',
+            quorum: 1,
+            escalation: null,
             approval: 'never',
           },
         ],

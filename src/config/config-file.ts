@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { z } from 'zod';
+import type { Escalation } from '../asks/types.js';
 import { parseDuration } from './durations.js';
 
 /** Default timeout of one MCP tool call, in ms (60 s). */
@@ -44,6 +45,10 @@ export interface ApprovalRule {
   onTimeout: ApprovalTimeoutAction;
   /** `never`: calls it matches run without approval, even when the server marks the tool destructive. */
   approval: 'always' | 'never';
+  /** Distinct approvers who must approve (default 1); any single Deny denies. */
+  quorum: number;
+  /** Who else may approve once nobody did for a while; null: `ASK_ESCALATE_AFTER` / `ASK_ESCALATE_TO`. */
+  escalation: Escalation | null;
 }
 
 /** The validated config file (`HOLDPOINT_CONFIG`). */
@@ -137,6 +142,19 @@ const approvalRule = z.strictObject({
   timeout: duration('timeout').optional(),
   onTimeout: z.enum(['deny', 'approve'], { error: 'expected deny or approve' }).default('deny'),
   approval: z.enum(['always', 'never'], { error: 'expected always or never' }).default('always'),
+  quorum: z
+    .number({ error: 'expected a whole number of approvers' })
+    .int('expected a whole number of approvers')
+    .min(1, 'at least 1')
+    .max(20, 'at most 20')
+    .default(1),
+  escalateAfter: duration('escalateAfter').optional(),
+  escalateTo: z
+    .array(z.string().regex(ID_LIST, 'expected a user id (U…, W…) or user-group id (S…)'), {
+      error: 'expected a list of user and user-group ids',
+    })
+    .min(1, 'name at least one person or group to escalate to')
+    .optional(),
 });
 
 const fileSchema = z.strictObject(
@@ -238,12 +256,21 @@ export function parseConfigFile(
       continue;
     }
     const rule = result.data;
+    if ((rule.escalateAfter === undefined) !== (rule.escalateTo === undefined)) {
+      problems.push({
+        line: lineOf(['approvals', index]),
+        message: `approvals[${index}]: escalateAfter and escalateTo go together: set both or neither`,
+      });
+      continue;
+    }
     approvals.push({
       tools: rule.tools,
       approvers: rule.approvers ?? null,
       timeoutMs: rule.timeout ?? null,
       onTimeout: rule.onTimeout,
       approval: rule.approval,
+      quorum: rule.quorum,
+      escalation: escalationOf(rule.escalateAfter, rule.escalateTo),
     });
   }
   const lowered = new Map<string, string>();
@@ -360,4 +387,14 @@ function substitute(
       Object.entries(value).map(([key, item]) => [key, substitute(item, [...keys, key], env, report)]),
     );
   return value;
+}
+
+/** A rule's escalation from its `escalateAfter` and `escalateTo` (both or neither; checked by the caller). */
+function escalationOf(afterMs: number | undefined, to: string[] | undefined): Escalation | null {
+  if (afterMs === undefined || to === undefined) return null;
+  return {
+    afterMs,
+    userIds: to.filter((id) => !id.startsWith('S')),
+    groupIds: to.filter((id) => id.startsWith('S')),
+  };
 }

@@ -182,6 +182,66 @@ export const CONFIG_VARIABLES = [
     secret: false,
   },
   {
+    name: 'ASK_REMINDERS',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: '50%,90%',
+    description:
+      'When a still-open ask is posted again as a thread reply that mentions who has not answered: percentages of the time to the deadline (50%) and durations after it was shown (10m), comma separated; none turns reminders off.',
+    secret: false,
+  },
+  {
+    name: 'ASK_ESCALATE_AFTER',
+    group: 'Asks',
+    required: false,
+    requiredWhen: 'ASK_ESCALATE_TO is set',
+    default: null,
+    description:
+      'How long after an ask was shown, with questions still open, the ASK_ESCALATE_TO people become answerers too and are mentioned (e.g. 20m).',
+    secret: false,
+  },
+  {
+    name: 'ASK_ESCALATE_TO',
+    group: 'Asks',
+    required: false,
+    requiredWhen: 'ASK_ESCALATE_AFTER is set',
+    default: null,
+    description:
+      'Who an unanswered ask escalates to: a comma list of user ids (U…, W…) and user-group ids (S…).',
+    secret: false,
+  },
+  {
+    name: 'ASK_EXTEND_CHOICES',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: '15m,1h,4h',
+    description:
+      'What the ask menu offers to push the deadline back by (at most 3 durations, comma separated); none removes the snooze choices.',
+    secret: false,
+  },
+  {
+    name: 'ASK_MAX_DEADLINE',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: '24h',
+    description:
+      'The latest an extended deadline may be, counted from when the ask was shown (at least ASK_TIMEOUT).',
+    secret: false,
+  },
+  {
+    name: 'ASK_OVERRIDE_WINDOW',
+    group: 'Asks',
+    required: false,
+    requiredWhen: null,
+    default: '24h',
+    description:
+      'How long after an ask resolved by assumption its message keeps a Change answer button (the waiter is told of the change); none removes it.',
+    secret: false,
+  },
+  {
     name: 'API_TOKENS',
     group: 'Asks',
     required: false,

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
-import type { AnswererPolicy } from '../asks/types.js';
+import type { AnswererPolicy, AskFollowUp, Escalation } from '../asks/types.js';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
 import { parseAnswerers } from './answerers.js';
 import { API_TOKEN_MIN_LENGTH, type ApiToken, parseApiTokens } from './api-tokens.js';
 import { type ConfigFile, EMPTY_CONFIG_FILE, parseConfigFile } from './config-file.js';
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
-import { parseDuration } from './durations.js';
+import { formatDuration, parseDuration } from './durations.js';
+import { type Parsed, parseExtendChoices, parseOptionalDuration, parseReminders } from './follow-up.js';
 import { redactUrl } from './redact-url.js';
 import {
   type Config,
@@ -326,6 +327,56 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       );
     }
 
+    // Follow-ups: reminders, escalation, snooze, late answers.
+    const parseWith = <T>(name: ConfigVariableName, parse: (text: string) => Parsed<T>, fallback: T): T => {
+      const text = withDefault(name);
+      const result = parse(text);
+      if (result.ok) return result.value;
+      problem(name, `${shown(name, text)}: ${result.problem}`);
+      return fallback;
+    };
+    const reminders = parseWith('ASK_REMINDERS', parseReminders, []);
+    const extendByMs = parseWith('ASK_EXTEND_CHOICES', parseExtendChoices, []);
+    // The default (24h) gives way to a longer ASK_TIMEOUT; one set explicitly must not be shorter.
+    const maxDeadlineMs = Math.max(parseWith('ASK_MAX_DEADLINE', parseOptionalDuration, 0), timeoutMs);
+    if (raw.ASK_MAX_DEADLINE !== undefined && maxDeadlineMs > (parseDuration(raw.ASK_MAX_DEADLINE) ?? 0))
+      problem(
+        'ASK_MAX_DEADLINE',
+        `${shown('ASK_MAX_DEADLINE', withDefault('ASK_MAX_DEADLINE'))} is shorter than ASK_TIMEOUT: use at least ${formatDuration(timeoutMs)}`,
+      );
+    const overrideWindowMs = parseWith('ASK_OVERRIDE_WINDOW', parseOptionalDuration, 0);
+    let escalation: Escalation | null = null;
+    const escalateAfterText = raw.ASK_ESCALATE_AFTER;
+    const escalateToText = raw.ASK_ESCALATE_TO;
+    if (escalateAfterText !== undefined || escalateToText !== undefined) {
+      const afterMs = escalateAfterText === undefined ? null : parseDuration(escalateAfterText);
+      const targets = escalateToText === undefined ? null : parseAnswerers(escalateToText);
+      if (escalateAfterText === undefined || escalateToText === undefined)
+        problem(
+          escalateAfterText === undefined ? 'ASK_ESCALATE_AFTER' : 'ASK_ESCALATE_TO',
+          'ASK_ESCALATE_AFTER and ASK_ESCALATE_TO go together: set both (e.g. ASK_ESCALATE_AFTER=20m ASK_ESCALATE_TO=U0LEAD,S0ONCALL) or neither',
+        );
+      else if (afterMs === null || afterMs <= 0)
+        problem(
+          'ASK_ESCALATE_AFTER',
+          `${shown('ASK_ESCALATE_AFTER', escalateAfterText)} is not a duration: use e.g. 20m`,
+        );
+      else if (targets === null || !targets.ok || targets.policy.mode !== 'list')
+        problem(
+          'ASK_ESCALATE_TO',
+          `${shown('ASK_ESCALATE_TO', escalateToText)} is not a list of Slack user ids (U…, W…) and user-group ids (S…)`,
+        );
+      else escalation = { afterMs, userIds: targets.policy.userIds, groupIds: targets.policy.groupIds };
+    }
+    const followUp: AskFollowUp = {
+      reminders,
+      escalation,
+      extendByMs,
+      maxDeadlineMs,
+      overrideWindowMs,
+      quorum: 1,
+    };
+
     const apiTokensText = raw.API_TOKENS;
     let apiTokens: ApiToken[] = [];
     if (apiTokensText !== undefined) {
@@ -396,7 +447,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       model,
       systemPrompt,
       systemPromptSource,
-      ask: { timeoutMs, timeoutPolicy, answerers },
+      ask: { timeoutMs, timeoutPolicy, answerers, followUp },
       api: { tokens: apiTokens, webhookSecret, mcpDefaultChannel, ratePerMinute },
       role,
       log: { level },

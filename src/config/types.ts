@@ -1,5 +1,5 @@
 import type { TimeoutPolicy } from '../ask/types.js';
-import type { AnswererPolicy } from '../asks/types.js';
+import type { AnswererPolicy, AskFollowUp } from '../asks/types.js';
 import type { ModelProvider } from '../model/parse-model-string.js';
 import type { ApiToken } from './api-tokens.js';
 import type { ConfigFile } from './config-file.js';
@@ -51,6 +51,8 @@ export interface AskConfig {
   timeoutMs: number;
   timeoutPolicy: TimeoutPolicy;
   answerers: AnswererPolicy;
+  /** Reminders, escalation, snooze and late answers of new asks (`ASK_REMINDERS`, `ASK_ESCALATE_*`, …). */
+  followUp: AskFollowUp;
 }
 
 /** The validated configuration of one holdpoint process. Built only by `loadConfig`. */

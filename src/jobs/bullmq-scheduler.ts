@@ -1,7 +1,14 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Scheduler } from '../agent/scheduler.js';
 import type { TurnStart } from '../agent/turn-start.js';
-import { resumeJobId, timeoutJobId, turnJobId, webhookJobId } from './job-ids.js';
+import {
+  nudgeJobId,
+  overrideWebhookJobId,
+  resumeJobId,
+  timeoutJobId,
+  turnJobId,
+  webhookJobId,
+} from './job-ids.js';
 import { JOB_NAMES } from './payloads.js';
 
 /** Retry policy of turn and resume jobs: model and Slack errors back off exponentially (1 s, 2 s, 4 s, …). */
@@ -66,6 +73,22 @@ export class BullmqScheduler implements Scheduler {
       JOB_NAMES.webhook,
       { scope, askId },
       { ...WEBHOOK_JOB_OPTIONS, jobId: webhookJobId(askId) },
+    );
+  }
+
+  async notifyOverride(scope: string, askId: string, questionIndex: number): Promise<void> {
+    await this.queue.add(
+      JOB_NAMES.webhook,
+      { scope, askId, questionIndex },
+      { ...WEBHOOK_JOB_OPTIONS, jobId: overrideWebhookJobId(askId, questionIndex) },
+    );
+  }
+
+  async nudge(turnId: string, askId: string, dueAt: number): Promise<void> {
+    await this.queue.add(
+      JOB_NAMES.nudge,
+      { turnId, askId },
+      { ...WORK_JOB_OPTIONS, jobId: nudgeJobId(askId), delay: Math.max(0, dueAt - Date.now()) },
     );
   }
 

@@ -27,3 +27,13 @@ export function timeoutJobId(askId: string): string {
 export function webhookJobId(askId: string): string {
   return `webhook-${safe(askId)}`;
 }
+
+/** jobId of the job that delivers the `ask.overridden` webhook of question `questionIndex` (changed once: one delivery). */
+export function overrideWebhookJobId(askId: string, questionIndex: number): string {
+  return `override-${safe(askId)}-q${questionIndex}`;
+}
+
+/** jobId of the delayed job that sends an ask's reminders and escalation (one job per ask; it moves itself to the next point). */
+export function nudgeJobId(askId: string): string {
+  return `nudge-${safe(askId)}`;
+}

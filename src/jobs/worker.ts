@@ -40,7 +40,7 @@ export interface HoldpointWorkerOptions {
    * Delivers an ask's `ask.resolved` webhook (`webhook` jobs); absent (no `WEBHOOK_SECRET` here): such a job
    * is handed back to the queue every 30 s, with an error log line, for a worker that has the secret.
    */
-  deliverWebhook?: (scope: string, askId: string) => Promise<string>;
+  deliverWebhook?: (scope: string, askId: string, questionIndex?: number) => Promise<string>;
   /** Called with every failed attempt of a job; `final` when it failed for good (all attempts used, or unrecoverable). */
   onFailed?: (job: Job | undefined, error: Error, final: boolean) => void;
 }
@@ -147,6 +147,15 @@ async function processJob(
       }
       return outcome;
     }
+    case JOB_NAMES.nudge: {
+      const data = askJobSchema.parse(job.data);
+      const next = await deps.asks.nudge(data.turnId, data.askId);
+      if (next !== null) {
+        await job.moveToDelayed(Math.max(next, Date.now() + 50), token);
+        throw new DelayedError();
+      }
+      return 'done';
+    }
     case JOB_NAMES.webhook: {
       const data = webhookJobSchema.parse(job.data);
       if (!deliverWebhook) {
@@ -158,7 +167,7 @@ async function processJob(
         await job.moveToDelayed(Date.now() + NO_SECRET_RETRY_MS, token);
         throw new DelayedError();
       }
-      return deliverWebhook(data.scope, data.askId);
+      return deliverWebhook(data.scope, data.askId, data.questionIndex);
     }
     default:
       throw new Error(`unknown job name ${job.name}`);

@@ -8,6 +8,8 @@ const rule = (tools: string[], extra: Partial<ApprovalRule> = {}): ApprovalRule 
   timeoutMs: 900_000,
   onTimeout: 'deny',
   approval: 'always',
+  quorum: 1,
+  escalation: null,
   ...extra,
 });
 const NONE = { readOnly: false, destructive: false, idempotent: false };
@@ -38,12 +40,16 @@ describe('approvalOf', () => {
       approvers: ['S0ONCALL'],
       timeoutMs: 900_000,
       onTimeout: 'deny',
+      quorum: 1,
+      escalation: null,
       reason: 'rule',
     });
     expect(approvalOf('x.wipe', DESTRUCTIVE, [])).toEqual({
       approvers: null,
       timeoutMs: null,
       onTimeout: 'deny',
+      quorum: 1,
+      escalation: null,
       reason: 'destructive',
     });
   });

@@ -23,10 +23,19 @@ export function approvalOf(
       approvers: rule.approvers,
       timeoutMs: rule.timeoutMs,
       onTimeout: rule.onTimeout,
+      quorum: rule.quorum,
+      escalation: rule.escalation,
       reason: 'rule',
     };
   }
   if (hints.destructive && !hints.readOnly)
-    return { approvers: null, timeoutMs: null, onTimeout: 'deny', reason: 'destructive' };
+    return {
+      approvers: null,
+      timeoutMs: null,
+      onTimeout: 'deny',
+      quorum: 1,
+      escalation: null,
+      reason: 'destructive',
+    };
   return null;
 }

@@ -290,7 +290,15 @@ const NO_HINTS = { readOnly: false, destructive: false, idempotent: false };
 
 /** A rule of one glob that always asks (to test whether the glob matches a name). */
 function ruleFor(glob: string): ApprovalRule {
-  return { tools: [glob], approvers: null, timeoutMs: null, onTimeout: 'deny', approval: 'always' };
+  return {
+    tools: [glob],
+    approvers: null,
+    timeoutMs: null,
+    onTimeout: 'deny',
+    approval: 'always',
+    quorum: 1,
+    escalation: null,
+  };
 }
 
 /** A tool's input schema as the providers want it: an object schema (MCP requires one; be lenient). */

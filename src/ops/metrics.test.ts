@@ -10,6 +10,8 @@ describe('createMetrics', () => {
       [METRIC_NAMES.asksAnswered]: 'counter',
       [METRIC_NAMES.asksAssumed]: 'counter',
       [METRIC_NAMES.asksCanceled]: 'counter',
+      [METRIC_NAMES.asksAssumedByPolicy]: 'counter',
+      [METRIC_NAMES.followUps]: 'counter',
       [METRIC_NAMES.answerLatency]: 'histogram',
       [METRIC_NAMES.turnDuration]: 'histogram',
       [METRIC_NAMES.jobFailures]: 'counter',
@@ -31,6 +33,8 @@ describe('createMetrics', () => {
     metrics.answerLatency.observe(42);
     metrics.turnDuration.observe(3);
     metrics.jobFailures.inc({ queue: 'holdpoint', name: 'resume' });
+    metrics.followUps.inc({ kind: 'reminder' });
+    metrics.asksAssumedByPolicy.inc({ policy: 'no-answer' });
     metrics.modelErrors.inc();
     metrics.slackApiErrors.inc({ method: 'chat.postMessage' });
     const text = await metrics.registry.metrics();
@@ -45,6 +49,8 @@ describe('createMetrics', () => {
     expect(text).toContain('holdpoint_turn_duration_seconds_bucket{le="5"} 1\n');
     expect(text).toContain('holdpoint_job_failures_total{queue="holdpoint",name="resume"} 1\n');
     expect(text).toContain('holdpoint_model_errors_total 1\n');
+    expect(text).toContain('holdpoint_ask_follow_ups_total{kind="reminder"} 1\n');
+    expect(text).toContain('holdpoint_asks_assumed_by_policy_total{policy="no-answer"} 1\n');
     expect(text).toContain('holdpoint_slack_api_errors_total{method="chat.postMessage"} 1\n');
   });
 

@@ -6,6 +6,8 @@ export const METRIC_NAMES = {
   asksAnswered: 'holdpoint_asks_answered_total',
   asksAssumed: 'holdpoint_asks_assumed_total',
   asksCanceled: 'holdpoint_asks_canceled_total',
+  asksAssumedByPolicy: 'holdpoint_asks_assumed_by_policy_total',
+  followUps: 'holdpoint_ask_follow_ups_total',
   answerLatency: 'holdpoint_answer_latency_seconds',
   turnDuration: 'holdpoint_turn_duration_seconds',
   jobFailures: 'holdpoint_job_failures_total',
@@ -41,6 +43,13 @@ export interface Metrics {
   asksAssumed: Counter;
   /** Asks canceled. */
   asksCanceled: Counter;
+  /** Asks resolved by the timeout, by the timeout policy that picked (`recommended-or-first`, …). */
+  asksAssumedByPolicy: Counter<'policy'>;
+  /**
+   * What happened around open asks, by kind: `reminder` and `escalation` posts, `extension`s of the deadline,
+   * quorum `vote`s that did not resolve yet, late-answer `override`s and `delegation`s.
+   */
+  followUps: Counter<'kind'>;
   /** Seconds from the ask being shown to a person's answer (per answered question). */
   answerLatency: Histogram;
   /** Seconds a turn spent working (model steps and tools), per turn that ended. */
@@ -88,6 +97,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       registers,
     }),
     asksCanceled: new Counter({ name: METRIC_NAMES.asksCanceled, help: 'Asks canceled.', registers }),
+    asksAssumedByPolicy: new Counter({
+      name: METRIC_NAMES.asksAssumedByPolicy,
+      help: 'Asks resolved by the timeout, by timeout policy.',
+      labelNames: ['policy'],
+      registers,
+    }),
+    followUps: new Counter({
+      name: METRIC_NAMES.followUps,
+      help: 'Reminders, escalations, extensions, quorum votes, late-answer overrides and delegations of asks.',
+      labelNames: ['kind'],
+      registers,
+    }),
     answerLatency: new Histogram({
       name: METRIC_NAMES.answerLatency,
       help: 'Seconds from an ask being shown to a person answering a question.',

@@ -1,10 +1,12 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { ModelMessage } from 'ai';
 import type { Surface, TurnTrigger } from '../agent/surface.js';
+import type { AskNotice } from '../asks/ask-ports.js';
 import type { ConversationRef } from '../asks/conversation.js';
 import type { EngineLogger } from '../asks/logger.js';
 import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
+import { renderAskNotice } from './blocks/render-ask-notice.js';
 import { encodeMessageRef, parseMessageRef } from './message-ref.js';
 import { askPostKey, type SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
@@ -58,7 +60,12 @@ export class SlackSurface implements Surface {
   }
 
   async loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]> {
-    const fallback: ModelMessage[] = [{ role: 'user', content: this.userLine(trigger.userId, trigger.text) }];
+    const fallback: ModelMessage[] = [
+      {
+        role: 'user',
+        content: trigger.synthetic ? trigger.text : this.userLine(trigger.userId, trigger.text),
+      },
+    ];
     try {
       const replies = await this.options.client.conversations.replies({
         channel: conversation.channel,
@@ -68,7 +75,8 @@ export class SlackSurface implements Surface {
       const messages = (replies.messages ?? []).filter(
         (message) => !message.ts || Number(message.ts) <= Number(trigger.ts),
       );
-      if (!messages.some((message) => message.ts === trigger.ts)) return fallback;
+      // A synthetic trigger (a late answer) is not a message of the thread: the thread up to it is the history.
+      if (!trigger.synthetic && !messages.some((message) => message.ts === trigger.ts)) return fallback;
       const history: ModelMessage[] = [];
       for (const message of messages.slice(-HISTORY_MAX_MESSAGES)) {
         const text = (message.text ?? '').slice(0, HISTORY_MESSAGE_MAX);
@@ -79,6 +87,7 @@ export class SlackSurface implements Surface {
           history.push({ role: 'user', content: this.userLine(message.user ?? 'someone', text) });
         }
       }
+      if (trigger.synthetic) history.push({ role: 'user', content: trigger.text });
       // Providers want the conversation to start with a user message.
       while (history[0]?.role === 'assistant') history.shift();
       return history.length > 0 ? history : fallback;
@@ -127,6 +136,14 @@ export class SlackSurface implements Surface {
   ): Promise<void> {
     const body = kind === 'error' ? `:warning: ${replyText(text)}` : replyText(text);
     await this.postOnce(conversation, key, { text: body });
+  }
+
+  async postNotice(ask: AskRecord, notice: AskNotice): Promise<void> {
+    // In the ask's thread: the turn's thread, or the thread under a program's ask posted as a new message.
+    const ref = parseMessageRef(ask.messageRef);
+    const threadTs = ask.conversation.threadTs || ref?.ts || '';
+    const conversation: ConversationRef = { ...ask.conversation, threadTs };
+    await this.postOnce(conversation, notice.key, { text: renderAskNotice(ask, notice, Date.now()) });
   }
 
   async setWorking(conversation: ConversationRef, working: boolean): Promise<void> {

@@ -3,8 +3,10 @@ import type { AskDefinition, AskRecord, AskStatus } from '../asks/types.js';
 import { StateError } from '../errors.js';
 import { type DefinitionCache, type DefinitionEntry, deepFreeze } from './definition-cache.js';
 import {
+  deserializeAnswerOverride,
   deserializeAskDefinition,
   deserializeQuestionResolution,
+  deserializeVotes,
   serializeAskDefinition,
 } from './schemas.js';
 
@@ -25,6 +27,10 @@ export interface WrittenResolution {
  *   `createdAt` (epoch ms): copies of definition fields so the Lua scripts never decode JSON.
  * - `shownAt`, `deadline`, `resolvedAt`, `resumeQueuedAt`: epoch ms, absent until set.
  * - `messageRef`: surface reference of the shown message, absent until shown.
+ * - `chg`: count of changes that resolve nothing (see `AskRecord.changes`), absent while 0.
+ * - `extendedBy`: who last extended the deadline. `dusers`: delegates (`,U1,U2,`). `nudged`: follow-up points
+ *   sent (`,r0,e,`).
+ * - `v0`..`v2`: quorum votes per question (JSON object user id -> vote); `o0`..`o2`: late answers (JSON).
  */
 
 /** The fields `pauseTurn` writes besides `def` and `status`, in the order of the script's ARGV[5..10]. */
@@ -46,21 +52,13 @@ export function askDefinitionJson(ask: AskDefinition): string {
 }
 
 /**
- * Fields of the `answerQuestion` reply after its code, in order; then `r0`..`r<qcount-1>`. A field is nil when
- * absent; `def` is nil also when the caller's digest matched (see `lua/answerQuestion-1.lua`).
+ * Turns the values of an `answerQuestion` reply (after the code: `def` or nil, then the flat hash without
+ * `def`) into the ask hash (see `lua/answerQuestion-1.lua`).
  */
-const ANSWER_REPLY_FIELDS = ['def', 'dsum', 'status', 'shownAt', 'deadline', 'messageRef', 'resumeQueuedAt'];
-
-/** Turns the values of an `answerQuestion` reply (after the code) into the ask hash fields they hold. */
 export function hashFromAnswerReply(values: readonly unknown[]): Record<string, string> {
-  const hash: Record<string, string> = {};
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (value === null || value === undefined) continue;
-    const field =
-      i < ANSWER_REPLY_FIELDS.length ? ANSWER_REPLY_FIELDS[i] : `r${i - ANSWER_REPLY_FIELDS.length}`;
-    if (field !== undefined) hash[field] = String(value);
-  }
+  const hash = hashFromReply(values[1]);
+  const def = values[0];
+  if (typeof def === 'string') hash.def = def;
   return hash;
 }
 
@@ -145,5 +143,24 @@ export function askRecordFromHash(
     deadline: optionalNumber(hash, 'deadline', key),
     messageRef: hash.messageRef ?? null,
     resumeQueuedAt: optionalNumber(hash, 'resumeQueuedAt', key),
+    changes: optionalNumber(hash, 'chg', key) ?? 0,
+    resolvedAt: optionalNumber(hash, 'resolvedAt', key),
+    extendedBy: hash.extendedBy ?? null,
+    delegates: listField(hash.dusers),
+    nudged: listField(hash.nudged),
+    votes: definition.questions.map((_, index) => {
+      const raw = hash[`v${index}`];
+      return raw === undefined ? {} : deserializeVotes(raw, `${key} v${index}`);
+    }),
+    overrides: definition.questions.map((_, index) => {
+      const raw = hash[`o${index}`];
+      return raw === undefined ? null : deserializeAnswerOverride(raw, `${key} o${index}`);
+    }),
   };
+}
+
+/** A `,a,b,` list field as its items (absent or `,,`: none). */
+function listField(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw.split(',').filter((item) => item.length > 0);
 }

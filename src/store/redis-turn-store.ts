@@ -9,13 +9,15 @@ import type {
   TurnStore,
 } from '../agent/turn-store.js';
 import { ASK_LIMITS, type QuestionResolution } from '../ask/types.js';
-import type { AskStore } from '../asks/ask-store.js';
+import type { AnswerOptions, AskChange, AskStore } from '../asks/ask-store.js';
 import {
+  type AnswerOverride,
   type AskDefinition,
   type AskRecord,
   type AskTransitionResult,
   type AskTransitionStatus,
   canceledResolution,
+  voteKey,
 } from '../asks/types.js';
 import { HoldpointError, SystemError } from '../errors.js';
 import { flushWrites } from '../ops/coalescing-redis.js';
@@ -258,7 +260,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     askId: string,
     questionIndex: number,
     resolution: QuestionResolution,
-    options: { inAllowedGroup?: boolean } = {},
+    options: AnswerOptions = {},
   ): Promise<AskTransitionResult> {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
@@ -275,12 +277,13 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         now,
         known?.digest ?? '',
         ASK_LIMITS.maxQuestions,
+        options.quorum ?? 1,
+        voteKey(resolution),
+        options.decisive === true ? '1' : '0',
       ),
     );
-    return this.#transitionResult(reply, key, turnId, askId, now, (rest, status) => {
+    return this.#transitionResult(reply, key, turnId, askId, now, (rest) => {
       const hash = hashFromAnswerReply(rest);
-      // The script leaves out the resolution it just stored (see lua/answerQuestion-1.lua).
-      if (status === 'recorded' || status === 'completed') hash[`r${questionIndex}`] = json;
       return askRecordFromHash(hash, key, this.#definitions, {
         written: { index: questionIndex, json, resolution },
         known,
@@ -296,13 +299,129 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     turnId: string,
     askId: string,
     fallbacks: QuestionResolution[],
+    options: { onlyIfDue?: boolean } = {},
   ): Promise<AskTransitionResult> {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
     const reply = await this.#call('resolveOpenQuestions', key, () =>
-      this.#scripts.resolveOpenQuestions(key, now, ...fallbacks.map((fallback) => JSON.stringify(fallback))),
+      this.#scripts.resolveOpenQuestions(
+        key,
+        now,
+        options.onlyIfDue === true ? '1' : '0',
+        ...fallbacks.map((fallback) => JSON.stringify(fallback)),
+      ),
     );
     return this.#transitionResult(reply, key, turnId, askId, now);
+  }
+
+  /** See {@link AskStore.extendAsk}. The ask index follows the new deadline (one `ZADD GT` after the script). */
+  async extendAsk(
+    turnId: string,
+    askId: string,
+    input: { byUserId: string; addMs: number; latestDeadline: number; inAllowedGroup: boolean },
+  ): Promise<AskChange<'extended' | 'closed' | 'forbidden' | 'at-limit'>> {
+    const key = this.keys.ask(turnId, askId);
+    const reply = await this.#call('extendAsk', key, () =>
+      this.#scripts.extendAsk(
+        key,
+        this.keys.turn(turnId),
+        Date.now(),
+        input.addMs,
+        input.latestDeadline,
+        input.byUserId,
+        input.inAllowedGroup ? '1' : '0',
+        this.#retentionMs,
+      ),
+    );
+    const change = this.#change(reply, key, {
+      [SCRIPT_CODE.ok]: 'extended',
+      [SCRIPT_CODE.closed]: 'closed',
+      [SCRIPT_CODE.forbidden]: 'forbidden',
+      [SCRIPT_CODE.atLimit]: 'at-limit',
+    } as const);
+    if (change.status === 'extended' && change.ask.deadline !== null) {
+      const indexKey = this.keys.askIndex();
+      const deadline = change.ask.deadline;
+      await this.#call('extendAsk', indexKey, () =>
+        this.#redis.zadd(indexKey, 'XX', 'GT', deadline, askIndexMember(turnId, askId)),
+      );
+    }
+    return change;
+  }
+
+  async claimNudge(
+    turnId: string,
+    askId: string,
+    pointId: string,
+  ): Promise<AskChange<'claimed' | 'claimed-before' | 'closed'>> {
+    const key = this.keys.ask(turnId, askId);
+    const reply = await this.#call('claimNudge', key, () => this.#scripts.claimNudge(key, pointId));
+    return this.#change(reply, key, {
+      [SCRIPT_CODE.ok]: 'claimed',
+      [SCRIPT_CODE.unchanged]: 'claimed-before',
+      [SCRIPT_CODE.closed]: 'closed',
+    } as const);
+  }
+
+  async addDelegate(
+    turnId: string,
+    askId: string,
+    input: { byUserId: string; inAllowedGroup: boolean; delegateId: string },
+  ): Promise<AskChange<'added' | 'unchanged' | 'closed' | 'forbidden'>> {
+    const key = this.keys.ask(turnId, askId);
+    const reply = await this.#call('addDelegate', key, () =>
+      this.#scripts.addDelegate(key, input.byUserId, input.inAllowedGroup ? '1' : '0', input.delegateId),
+    );
+    return this.#change(reply, key, {
+      [SCRIPT_CODE.ok]: 'added',
+      [SCRIPT_CODE.unchanged]: 'unchanged',
+      [SCRIPT_CODE.closed]: 'closed',
+      [SCRIPT_CODE.forbidden]: 'forbidden',
+    } as const);
+  }
+
+  async overrideAnswer(
+    turnId: string,
+    askId: string,
+    questionIndex: number,
+    override: AnswerOverride,
+    options: { inAllowedGroup: boolean; windowMs: number },
+  ): Promise<AskChange<'recorded' | 'closed' | 'not-assumed' | 'forbidden' | 'duplicate'>> {
+    const key = this.keys.ask(turnId, askId);
+    const reply = await this.#call('overrideAnswer', key, () =>
+      this.#scripts.overrideAnswer(
+        key,
+        questionIndex,
+        JSON.stringify(override),
+        override.by,
+        options.inAllowedGroup ? '1' : '0',
+        Date.now(),
+        options.windowMs,
+      ),
+    );
+    return this.#change(reply, key, {
+      [SCRIPT_CODE.ok]: 'recorded',
+      [SCRIPT_CODE.closed]: 'closed',
+      [SCRIPT_CODE.alreadyResolved]: 'not-assumed',
+      [SCRIPT_CODE.forbidden]: 'forbidden',
+      [SCRIPT_CODE.duplicate]: 'duplicate',
+    } as const);
+  }
+
+  /**
+   * The result of a change script replying `{ code, HGETALL }` (`{ -1 }` when not found), by `statuses`.
+   * @throws StateError for a code `statuses` does not name, and for an unreadable ask
+   */
+  #change<S extends string>(
+    reply: unknown,
+    key: string,
+    statuses: Readonly<Record<number, S>>,
+  ): AskChange<S> {
+    const { code, rest } = scriptReply(reply, key);
+    if (code === SCRIPT_CODE.notFound) return { status: 'not-found', ask: null };
+    const status = statuses[code];
+    if (status === undefined) throw unknownCode(code, key);
+    return { status, ask: askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions) };
   }
 
   async cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult> {

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { type OutboxEntry, TURN_RECORD_VERSION, type TurnRecord } from '../agent/turn-record.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../ask/types.js';
 import type { ConversationRef } from '../asks/conversation.js';
-import { type AnswererPolicy, ASK_RECORD_VERSION, type AskDefinition, type Waiter } from '../asks/types.js';
+import {
+  type AnswererPolicy,
+  type AnswerOverride,
+  ASK_RECORD_VERSION,
+  type AskDefinition,
+  type Waiter,
+} from '../asks/types.js';
 import { StateError } from '../errors.js';
 
 /**
@@ -187,6 +193,30 @@ export const askDefinitionSchema: z.ZodType<AskDefinition> = z.object({
     })
     .nullable()
     .optional(),
+  followUp: z
+    .object({
+      reminders: z
+        .array(
+          z.discriminatedUnion('kind', [
+            z.object({ kind: z.literal('fraction'), fraction: z.number().gt(0).lt(1) }),
+            z.object({ kind: z.literal('after'), ms: z.number().int().positive() }),
+          ]),
+        )
+        .max(10),
+      escalation: z
+        .object({
+          afterMs: z.number().int().positive(),
+          userIds: z.array(z.string()),
+          groupIds: z.array(z.string()),
+        })
+        .nullable(),
+      extendByMs: z.array(z.number().int().positive()).max(5),
+      maxDeadlineMs: z.number().int().nonnegative(),
+      overrideWindowMs: z.number().int().nonnegative(),
+      quorum: z.number().int().min(1).max(20),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** AskDefinition version 1, as written until the ask became its own entity: always a turn's ask. */
@@ -217,6 +247,7 @@ export const questionResolutionSchema: z.ZodType<QuestionResolution> = z.object(
   answeredAt: isoDate,
   source: z.enum(['button', 'modal', 'thread_reply', 'timeout', 'not_shown', 'cancel']),
   assumption: z.enum(['recommended', 'first_option', 'no_answer']).nullable(),
+  voters: z.array(z.string()).optional(),
 });
 
 function parseJson(text: string, what: string, key: string): unknown {
@@ -291,6 +322,38 @@ export function deserializeAskDefinition(json: string, key: string): AskDefiniti
   if (version === 1)
     return upgradeAskDefinitionV1(checked(askDefinitionV1Schema, value, 'Ask definition', key));
   throw unknownVersion('Ask definition', version, key, 'versions 1 and 2');
+}
+
+const answerOverrideSchema: z.ZodType<AnswerOverride> = z.object({
+  selected: z.array(z.string()),
+  other: z.string().nullable(),
+  by: z.string().min(1),
+  at: isoDate,
+});
+
+const votesSchema = z.array(z.tuple([z.string(), z.string()]));
+
+/**
+ * Reads one stored late answer (ask field `o<i>`).
+ * @throws StateError `state_corrupt_record`, `state_invalid_record`
+ */
+export function deserializeAnswerOverride(json: string, key: string): AnswerOverride {
+  return checked(answerOverrideSchema, parseJson(json, 'Answer override', key), 'Answer override', key);
+}
+
+/**
+ * Reads one question's quorum votes (ask field `v<i>`: a JSON list of `[user id, vote]` in the order they
+ * came, written by `lua/answerQuestion-1.lua`) as user id to vote, in that order. Lua's cjson writes an
+ * empty list as `{}`; it reads as no votes.
+ * @throws StateError `state_corrupt_record`, `state_invalid_record`
+ */
+export function deserializeVotes(json: string, key: string): Record<string, string> {
+  const value = parseJson(json, 'Votes', key);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0)
+    return {};
+  const votes: Record<string, string> = {};
+  for (const [user, vote] of checked(votesSchema, value, 'Votes', key)) votes[user] = vote;
+  return votes;
 }
 
 /**

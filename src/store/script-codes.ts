@@ -19,6 +19,14 @@ export const SCRIPT_CODE = {
   conflict: -5,
   invalidArgument: -6,
   exists: -7,
+  /** The timeout found the deadline moved later (extended). */
+  notDue: -8,
+  /** This person already voted on that question. */
+  duplicate: -9,
+  /** An extension found the deadline at its latest (`ASK_MAX_DEADLINE`). */
+  atLimit: -10,
+  /** A quorum vote was counted; the question waits for more. */
+  voted: 3,
 } as const;
 
 /**
@@ -42,6 +50,12 @@ export function askTransitionStatusOf(code: number, key: string): AskTransitionS
       return 'forbidden';
     case SCRIPT_CODE.notFound:
       return 'not-found';
+    case SCRIPT_CODE.voted:
+      return 'voted';
+    case SCRIPT_CODE.duplicate:
+      return 'duplicate';
+    case SCRIPT_CODE.notDue:
+      return 'not-due';
     case SCRIPT_CODE.invalidArgument:
       throw new StateError(
         'state_invalid_argument',

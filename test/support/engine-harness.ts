@@ -8,7 +8,7 @@ import type { TurnStart } from '../../src/agent/turn-start.js';
 import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { silentLogger } from '../../src/asks/logger.js';
-import type { AskRecord } from '../../src/asks/types.js';
+import { type AskRecord, NO_FOLLOW_UP } from '../../src/asks/types.js';
 import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
 import { createHoldpointWorker } from '../../src/jobs/worker.js';
@@ -53,6 +53,7 @@ export const TEST_ENGINE_CONFIG: EngineConfig = {
   askTimeoutMs: 3000,
   timeoutPolicy: 'recommended-or-first',
   answerers: { mode: 'anyone' },
+  followUp: NO_FOLLOW_UP,
   showAttempts: 3,
   showRetryDelayMs: 10,
   turnLeaseMs: 2000,

@@ -12,13 +12,17 @@ import type { TurnRecord } from '../../src/agent/turn-record.js';
 import type { TurnStart } from '../../src/agent/turn-start.js';
 import type { CommitResult, ToolCallRun } from '../../src/agent/turn-store.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
+import type { AskNotice } from '../../src/asks/ask-ports.js';
+import type { AnswerOptions, AskChange } from '../../src/asks/ask-store.js';
 import type { ConversationRef } from '../../src/asks/conversation.js';
 import {
+  type AnswerOverride,
   type AskDefinition,
   type AskRecord,
   type AskTransitionResult,
   type AskTransitionStatus,
   canceledResolution,
+  openAskState,
 } from '../../src/asks/types.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -67,12 +71,7 @@ export class MemoryStore implements EngineStore {
   #putAsk(ask: AskDefinition): void {
     this.asks.set(this.#askKey(ask.scope, ask.askId), {
       ...clone(ask),
-      status: 'open',
-      resolutions: ask.questions.map(() => null),
-      shownAt: null,
-      deadline: null,
-      messageRef: null,
-      resumeQueuedAt: null,
+      ...openAskState(ask),
       indexed: true,
     });
   }
@@ -98,10 +97,11 @@ export class MemoryStore implements EngineStore {
     askId: string,
     questionIndex: number,
     resolution: QuestionResolution,
-    options: { inAllowedGroup?: boolean } = {},
+    options: AnswerOptions = {},
   ): Promise<AskTransitionResult> {
     const ask = this.asks.get(this.#askKey(turnId, askId));
     if (!ask) return { status: 'not-found', ask: null };
+    if ((options.quorum ?? 1) > 1) throw new Error('MemoryStore does not count quorum votes (use Redis)');
     if (questionIndex < 0 || questionIndex >= ask.questions.length)
       throw new Error('question index out of range');
     let status: AskTransitionStatus;
@@ -112,17 +112,28 @@ export class MemoryStore implements EngineStore {
     else {
       ask.resolutions[questionIndex] = clone(resolution);
       status = ask.resolutions.every((r) => r !== null) ? 'completed' : 'recorded';
-      if (status === 'completed') ask.status = 'resolved';
+      if (status === 'completed') {
+        ask.status = 'resolved';
+        ask.resolvedAt = this.now();
+      }
     }
     return { status, ask: this.#record(ask) };
   }
 
-  async resolveOpenQuestions(turnId: string, askId: string, fallbacks: QuestionResolution[]) {
+  async resolveOpenQuestions(
+    turnId: string,
+    askId: string,
+    fallbacks: QuestionResolution[],
+    options: { onlyIfDue?: boolean } = {},
+  ): Promise<AskTransitionResult> {
     const ask = this.asks.get(this.#askKey(turnId, askId));
     if (!ask) return { status: 'not-found' as const, ask: null };
     if (ask.status !== 'open') return { status: 'closed' as const, ask: this.#record(ask) };
+    if (options.onlyIfDue && ask.deadline !== null && ask.deadline > this.now())
+      return { status: 'not-due' as const, ask: this.#record(ask) };
     ask.resolutions = ask.resolutions.map((r, i) => r ?? clone(fallbacks[i] ?? null));
     ask.status = 'resolved';
+    ask.resolvedAt = this.now();
     return { status: 'completed' as const, ask: this.#record(ask) };
   }
 
@@ -246,8 +257,81 @@ export class MemoryStore implements EngineStore {
   #allowed(ask: AskRecord, userId: string | null, inAllowedGroup: boolean): boolean {
     const policy = ask.answerers;
     if (policy.mode === 'anyone') return true;
-    if (policy.mode === 'requester') return userId !== null && userId === ask.requestedBy;
-    return inAllowedGroup || (userId !== null && policy.userIds.includes(userId));
+    if (userId === null || userId === '') return false;
+    if (inAllowedGroup || ask.delegates.includes(userId)) return true;
+    if (policy.mode === 'requester') return userId === ask.requestedBy;
+    return policy.userIds.includes(userId);
+  }
+
+  async extendAsk(
+    turnId: string,
+    askId: string,
+    input: { byUserId: string; addMs: number; latestDeadline: number; inAllowedGroup: boolean },
+  ): Promise<AskChange<'extended' | 'closed' | 'forbidden' | 'at-limit'>> {
+    const ask = this.asks.get(this.#askKey(turnId, askId));
+    if (!ask) return { status: 'not-found', ask: null };
+    const now = this.now();
+    if (ask.status !== 'open' || ask.deadline === null || ask.deadline <= now)
+      return { status: 'closed', ask: this.#record(ask) };
+    if (!this.#allowed(ask, input.byUserId, input.inAllowedGroup))
+      return { status: 'forbidden', ask: this.#record(ask) };
+    const moved = Math.min(ask.deadline + input.addMs, input.latestDeadline);
+    if (moved <= ask.deadline) return { status: 'at-limit', ask: this.#record(ask) };
+    ask.deadline = moved;
+    ask.extendedBy = input.byUserId;
+    ask.changes++;
+    return { status: 'extended', ask: this.#record(ask) };
+  }
+
+  async claimNudge(
+    turnId: string,
+    askId: string,
+    pointId: string,
+  ): Promise<AskChange<'claimed' | 'claimed-before' | 'closed'>> {
+    const ask = this.asks.get(this.#askKey(turnId, askId));
+    if (!ask) return { status: 'not-found', ask: null };
+    if (ask.status !== 'open') return { status: 'closed', ask: this.#record(ask) };
+    if (ask.nudged.includes(pointId)) return { status: 'claimed-before', ask: this.#record(ask) };
+    ask.nudged.push(pointId);
+    ask.changes++;
+    return { status: 'claimed', ask: this.#record(ask) };
+  }
+
+  async addDelegate(
+    turnId: string,
+    askId: string,
+    input: { byUserId: string; inAllowedGroup: boolean; delegateId: string },
+  ): Promise<AskChange<'added' | 'unchanged' | 'closed' | 'forbidden'>> {
+    const ask = this.asks.get(this.#askKey(turnId, askId));
+    if (!ask) return { status: 'not-found', ask: null };
+    if (ask.status !== 'open') return { status: 'closed', ask: this.#record(ask) };
+    if (!this.#allowed(ask, input.byUserId, input.inAllowedGroup))
+      return { status: 'forbidden', ask: this.#record(ask) };
+    if (ask.delegates.includes(input.delegateId)) return { status: 'unchanged', ask: this.#record(ask) };
+    ask.delegates.push(input.delegateId);
+    ask.changes++;
+    return { status: 'added', ask: this.#record(ask) };
+  }
+
+  async overrideAnswer(
+    turnId: string,
+    askId: string,
+    questionIndex: number,
+    override: AnswerOverride,
+    options: { inAllowedGroup: boolean; windowMs: number },
+  ): Promise<AskChange<'recorded' | 'closed' | 'not-assumed' | 'forbidden' | 'duplicate'>> {
+    const ask = this.asks.get(this.#askKey(turnId, askId));
+    if (!ask) return { status: 'not-found', ask: null };
+    if (ask.status !== 'resolved' || this.now() > (ask.resolvedAt ?? 0) + options.windowMs)
+      return { status: 'closed', ask: this.#record(ask) };
+    if (ask.resolutions[questionIndex]?.status !== 'assumed')
+      return { status: 'not-assumed', ask: this.#record(ask) };
+    if (!this.#allowed(ask, override.by, options.inAllowedGroup))
+      return { status: 'forbidden', ask: this.#record(ask) };
+    if (ask.overrides[questionIndex]) return { status: 'duplicate', ask: this.#record(ask) };
+    ask.overrides[questionIndex] = clone(override);
+    ask.changes++;
+    return { status: 'recorded', ask: this.#record(ask) };
   }
 }
 
@@ -256,7 +340,8 @@ export type ScheduledJob =
   | { kind: 'turn'; start: TurnStart }
   | { kind: 'resume'; turnId: string; askId: string; recover: boolean }
   | { kind: 'timeout'; turnId: string; askId: string; dueAt: number }
-  | { kind: 'webhook'; scope: string; askId: string };
+  | { kind: 'nudge'; turnId: string; askId: string; dueAt: number }
+  | { kind: 'webhook'; scope: string; askId: string; questionIndex?: number };
 
 /** {@link Scheduler} that records jobs by deterministic id (adding an id twice keeps the first, as BullMQ does). */
 export class MemoryScheduler implements Scheduler {
@@ -284,6 +369,16 @@ export class MemoryScheduler implements Scheduler {
     if (!this.jobs.has(id)) this.jobs.set(id, { kind: 'webhook', scope, askId });
   }
 
+  async nudge(turnId: string, askId: string, dueAt: number): Promise<void> {
+    const id = `nudge-${askId}`;
+    if (!this.jobs.has(id)) this.jobs.set(id, { kind: 'nudge', turnId, askId, dueAt });
+  }
+
+  async notifyOverride(scope: string, askId: string, questionIndex: number): Promise<void> {
+    const id = `override-${askId}-q${questionIndex}`;
+    if (!this.jobs.has(id)) this.jobs.set(id, { kind: 'webhook', scope, askId, questionIndex });
+  }
+
   async cancelTimeout(_turnId: string, askId: string): Promise<void> {
     if (this.jobs.delete(`timeout-${askId}`)) this.canceled.push(askId);
   }
@@ -301,7 +396,8 @@ export type MemorySurfaceEvent =
   | { type: 'showAsk'; askId: string }
   | { type: 'syncAsk'; askId: string; statuses: Array<string | null> }
   | { type: 'postMessage'; key: string; kind: 'reply' | 'error'; text: string }
-  | { type: 'setWorking'; working: boolean };
+  | { type: 'setWorking'; working: boolean }
+  | { type: 'notice'; key: string; kind: AskNotice['kind'] };
 
 /** {@link Surface} in memory. `failShows` makes the next N `showAsk` calls throw. */
 export class MemorySurface implements Surface {
@@ -340,5 +436,11 @@ export class MemorySurface implements Surface {
 
   async setWorking(_conversation: ConversationRef, working: boolean): Promise<void> {
     this.events.push({ type: 'setWorking', working });
+  }
+
+  async postNotice(_ask: AskRecord, notice: AskNotice): Promise<void> {
+    if (this.posted.has(notice.key)) return;
+    this.posted.set(notice.key, notice.kind);
+    this.events.push({ type: 'notice', key: notice.key, kind: notice.kind });
   }
 }

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { Redis } from 'ioredis';
 import type { Surface, TurnTrigger } from '../../src/agent/surface.js';
+import type { AskNotice } from '../../src/asks/ask-ports.js';
 import type { ConversationRef } from '../../src/asks/conversation.js';
 import type { AskRecord } from '../../src/asks/types.js';
 
@@ -9,7 +10,8 @@ export type SurfaceEvent =
   | { type: 'showAsk'; askId: string; turnId: string; ref: string; at: number; questions: number }
   | { type: 'syncAsk'; askId: string; ref: string; at: number; statuses: Array<string | null> }
   | { type: 'postMessage'; key: string; kind: 'reply' | 'error'; text: string; at: number; threadTs: string }
-  | { type: 'setWorking'; working: boolean; at: number };
+  | { type: 'setWorking'; working: boolean; at: number }
+  | { type: 'notice'; key: string; kind: AskNotice['kind']; at: number; mentions: string[] };
 
 /**
  * A {@link Surface} for tests that records into Redis, so a test can watch worker child processes
@@ -79,6 +81,18 @@ export class RecordingSurface implements Surface {
         at: Date.now(),
         threadTs: conversation.threadTs,
       });
+  }
+
+  async postNotice(_ask: AskRecord, notice: AskNotice): Promise<void> {
+    const fresh = await this.redis.set(this.key(`posted:${notice.key}`), '1', 'NX');
+    const mentions =
+      notice.kind === 'reminder'
+        ? [...notice.waitingOn.userIds, ...notice.waitingOn.groupIds]
+        : notice.kind === 'escalation'
+          ? [...notice.targets.userIds, ...notice.targets.groupIds]
+          : [];
+    if (fresh === 'OK')
+      await this.record({ type: 'notice', key: notice.key, kind: notice.kind, at: Date.now(), mentions });
   }
 
   async setWorking(_conversation: ConversationRef, working: boolean): Promise<void> {

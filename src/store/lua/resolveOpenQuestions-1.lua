@@ -6,16 +6,20 @@
     KEYS[1] ask hash   <p>:{t:<turnId>}:ask:<askId>
 
     ARGV[1]  now, epoch ms (stored as resolvedAt)
-    ARGV[2+i] QuestionResolution JSON for question i (0-based), one per question
+    ARGV[2]  '1': only when due (the timeout): nothing changes while the stored deadline is after ARGV[1]
+    ARGV[3+i] QuestionResolution JSON for question i (0-based), one per question
 
   Output: { code, HGETALL of the ask after the script } ({ code } alone for -1)
      2  completed: the ask is now resolved
     -1  not-found: no such ask
     -2  closed: the ask was already resolved
     -6  invalid: fewer fallbacks than questions (nothing written)
+    -8  not-due: ARGV[2] is '1' and the deadline was moved past now (an extension came first)
+
+  An extension (extendAsk) and the timeout are ordered by Redis: whichever script runs first wins.
 ]]
 local key = KEYS[1]
-local fields = redis.call('HMGET', key, 'status', 'qcount')
+local fields = redis.call('HMGET', key, 'status', 'qcount', 'deadline')
 local status = fields[1]
 if not status then
   return { -1 }
@@ -23,12 +27,15 @@ end
 if status ~= 'open' then
   return { -2, redis.call('HGETALL', key) }
 end
+if ARGV[2] == '1' and fields[3] and tonumber(fields[3]) > tonumber(ARGV[1]) then
+  return { -8, redis.call('HGETALL', key) }
+end
 local qcount = tonumber(fields[2]) or 0
-if #ARGV - 1 < qcount then
+if #ARGV - 2 < qcount then
   return { -6, redis.call('HGETALL', key) }
 end
 for i = 0, qcount - 1 do
-  redis.call('HSETNX', key, 'r' .. i, ARGV[i + 2])
+  redis.call('HSETNX', key, 'r' .. i, ARGV[i + 3])
 end
 redis.call('HSET', key, 'status', 'resolved', 'resolvedAt', ARGV[1])
 return { 2, redis.call('HGETALL', key) }

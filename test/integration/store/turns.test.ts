@@ -98,6 +98,13 @@ describe('pauseTurn', () => {
       deadline: null,
       messageRef: null,
       resumeQueuedAt: null,
+      changes: 0,
+      resolvedAt: null,
+      extendedBy: null,
+      delegates: [],
+      nudged: [],
+      votes: [{}, {}],
+      overrides: [null, null],
     });
     expect(await redis.zscore(store.keys.askIndex(), 'pause-1|ask-0')).toBe(
       String(-Date.parse(ask.createdAt)),

@@ -3,7 +3,7 @@
  * recommended first option, 30 min timeout, policy `recommended-or-first`, deadline set.
  */
 import type { AskOption, AskQuestion, QuestionResolution } from '../../../src/ask/types.js';
-import type { AskRecord } from '../../../src/asks/types.js';
+import { type AskRecord, openAskState } from '../../../src/asks/types.js';
 
 /** 2026-11-29T20:00:00Z in epoch ms. */
 export const SHOWN_AT = Date.UTC(2026, 10, 29, 20, 0, 0);
@@ -53,8 +53,7 @@ export function askRecord(extra: Partial<AskRecord> = {}): AskRecord {
     timeoutMs: THIRTY_MIN,
     policy: 'recommended-or-first',
     createdAt: '2026-11-29T19:59:59.000Z',
-    status: 'open',
-    resolutions: questions.map(() => null),
+    ...openAskState({ questions }),
     shownAt: SHOWN_AT,
     deadline: SHOWN_AT + THIRTY_MIN,
     messageRef: '{"channel":"C0OPS","ts":"1780000065.000300"}',
