@@ -60,7 +60,7 @@ export async function syncAskMessage(
       if (!ask || !ref) return outcome === 'drawn' ? outcome : 'gone';
       const revision = askRevision(ask);
       if (revision > (await deps.marks.drawnRevision(askId))) {
-        await updateAskMessage(deps.client, ask, ref);
+        await updateAskMessage(deps.client, ask, ref, { now: Date.now() });
         await deps.marks.markDrawn(askId, revision);
         outcome = 'drawn';
       }

@@ -9,6 +9,9 @@
  * - `hp.submit.<q>`: "Submit" of a multi-select question (the selection is read from `state.values`).
  * - `hp.args.<q>`: "Show all" of an approval's arguments cut in the message (opens a modal).
  * - `hp.cancel`: the requester cancels the whole ask.
+ * - `hp.more`: the ask's overflow menu; each option's value is a {@link encodeMenuValue} (snooze choices,
+ *   "Ask someone else…").
+ * - `hp.change.<q>`: "Change answer" of a question resolved by assumption (opens a modal).
  *
  * Element `value` (≤ 2000): `v1|<turnId>|<askId>|<q>|<o>`, `-` where an index does not apply.
  * Checkbox option values: the option index as a decimal string.
@@ -38,6 +41,46 @@ export const CHECKS_ACTION_ID_PATTERN = /^hp\.checks\.\d+$/;
 export const SUBMIT_ACTION_ID_PATTERN = /^hp\.submit\.\d+$/;
 /** The requester's cancel button. */
 export const CANCEL_ACTION_ID = 'hp.cancel';
+/** The ask's overflow menu (snooze, "Ask someone else…"). */
+export const MENU_ACTION_ID = 'hp.more';
+/** callback_id of the "Ask someone else…" modal; its user picker: block `hp.delegate`, action `hp.delegate.user`. */
+export const DELEGATE_MODAL_CALLBACK_ID = 'hp.modal.delegate';
+export const DELEGATE_INPUT_BLOCK_ID = 'hp.delegate';
+export const DELEGATE_INPUT_ACTION_ID = 'hp.delegate.user';
+/** callback_id of the "Change answer" modal; its input: block `hp.change`, action `hp.change.choice` (radio) or `hp.change.text`. */
+export const CHANGE_MODAL_CALLBACK_ID = 'hp.modal.change';
+export const CHANGE_INPUT_BLOCK_ID = 'hp.change';
+export const CHANGE_CHOICE_ACTION_ID = 'hp.change.choice';
+export const CHANGE_TEXT_ACTION_ID = 'hp.change.text';
+
+/** What an overflow menu option does: snooze by the configured choice `index`, or open "Ask someone else…". */
+export type MenuItem = { kind: 'extend'; index: number } | { kind: 'delegate' };
+
+/** Version tag of {@link encodeMenuValue} values. */
+export const MENU_VALUE_VERSION = 'm1';
+
+/**
+ * An overflow option's value: `m1|<turnId>|<askId>|x<i>` (snooze choice i) or `m1|<turnId>|<askId>|d`.
+ * Overflow option values are at most 150 characters (Block Kit option object).
+ * @returns null when it would be longer than that (the menu is then left out)
+ */
+export function encodeMenuValue(turnId: string, askId: string, item: MenuItem): string | null {
+  if (turnId.includes('|') || askId.includes('|')) return null;
+  const text = [MENU_VALUE_VERSION, turnId, askId, item.kind === 'extend' ? `x${item.index}` : 'd'].join('|');
+  return text.length <= SLACK_LIMITS.optionValue ? text : null;
+}
+
+/** Parses {@link encodeMenuValue}. Null for anything else. Never throws. */
+export function parseMenuValue(value: unknown): { turnId: string; askId: string; item: MenuItem } | null {
+  if (typeof value !== 'string' || value.length > SLACK_LIMITS.optionValue) return null;
+  const parts = value.split('|');
+  if (parts.length !== 4) return null;
+  const [version, turnId, askId, item] = parts as [string, string, string, string];
+  if (version !== MENU_VALUE_VERSION || !turnId || !askId) return null;
+  if (item === 'd') return { turnId, askId, item: { kind: 'delegate' } };
+  const match = /^x([0-4])$/.exec(item);
+  return match ? { turnId, askId, item: { kind: 'extend', index: Number(match[1]) } } : null;
+}
 /** Every holdpoint block_id starts with this. */
 export const BLOCK_ID_PATTERN = /^hp\./;
 
@@ -52,9 +95,18 @@ export const ANSWER_INPUT_ACTION_ID = 'hp.answer.text';
 export const ACTION_VALUE_VERSION = 'v1';
 
 /** What a holdpoint action_id names. */
-export type ActionKind = 'option' | 'other' | 'answer' | 'checks' | 'submit' | 'args' | 'cancel';
+export type ActionKind =
+  | 'option'
+  | 'other'
+  | 'answer'
+  | 'checks'
+  | 'submit'
+  | 'args'
+  | 'change'
+  | 'cancel'
+  | 'more';
 
-/** A parsed action_id. `questionIndex` is null only for `cancel`; `optionIndex` is set only for `option`. */
+/** A parsed action_id. `questionIndex` is null only for `cancel` and `more`; `optionIndex` is set only for `option`. */
 export interface ParsedActionId {
   kind: ActionKind;
   questionIndex: number | null;
@@ -98,7 +150,7 @@ export function optionActionId(questionIndex: number, optionIndex: number): stri
 
 /** action_id of an `other`, `answer`, `checks` or `submit` control of one question. Throws StateError for a bad index. */
 export function questionActionId(
-  kind: 'other' | 'answer' | 'checks' | 'submit' | 'args',
+  kind: 'other' | 'answer' | 'checks' | 'submit' | 'args' | 'change',
   questionIndex: number,
 ): string {
   checkIndex(questionIndex, ASK_LIMITS.maxQuestions, 'question');
@@ -107,7 +159,7 @@ export function questionActionId(
 
 const INDEX = '(0|[1-9]\\d?)';
 const ACTION_ID_PARSER = new RegExp(
-  `^hp\\.(?:(option)\\.${INDEX}\\.${INDEX}|(other|answer|checks|submit|args)\\.${INDEX}|(cancel))$`,
+  `^hp\\.(?:(option)\\.${INDEX}\\.${INDEX}|(other|answer|checks|submit|args|change)\\.${INDEX}|(cancel|more))$`,
 );
 
 /**
@@ -118,14 +170,15 @@ export function parseActionId(actionId: unknown): ParsedActionId | null {
   if (typeof actionId !== 'string' || actionId.length > SLACK_LIMITS.actionId) return null;
   const match = ACTION_ID_PARSER.exec(actionId);
   if (match === null) return null;
-  if (match[6] === 'cancel') return { kind: 'cancel', questionIndex: null, optionIndex: null };
+  if (match[6] === 'cancel' || match[6] === 'more')
+    return { kind: match[6], questionIndex: null, optionIndex: null };
   if (match[1] === 'option') {
     const q = Number(match[2]);
     const o = Number(match[3]);
     if (q >= ASK_LIMITS.maxQuestions || o >= ASK_LIMITS.maxOptions) return null;
     return { kind: 'option', questionIndex: q, optionIndex: o };
   }
-  const kind = match[4] as 'other' | 'answer' | 'checks' | 'submit' | 'args';
+  const kind = match[4] as 'other' | 'answer' | 'checks' | 'submit' | 'args' | 'change';
   const q = Number(match[5]);
   if (q >= ASK_LIMITS.maxQuestions) return null;
   return { kind, questionIndex: q, optionIndex: null };

@@ -51,6 +51,8 @@ export const SLACK_LIMITS = {
   blockId: 255,
   /** Checkboxes `options`. Source: checkboxes element. */
   checkboxesOptions: 10,
+  /** Overflow menu `options` (2 to 5). Source: overflow menu element. */
+  overflowOptions: 5,
   /** Option object `text`. Source: option object. */
   optionText: 75,
   /** Option object `value` (docs: 150; @slack/types JSDoc says 75). Source: option object. */

@@ -13,22 +13,34 @@ import type {
   ContextBlock,
   KnownBlock,
   Option,
+  Overflow,
+  PlainTextOption,
   SectionBlock,
 } from '@slack/types';
 import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import { askRevision } from '../../asks/ask-revision.js';
+import {
+  escalationTargets,
+  extendChoices,
+  isEscalated,
+  overridableQuestions,
+  quorumOf,
+} from '../../asks/follow-up.js';
 import { APPROVAL_OPTIONS, type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
 import { escapeMrkdwn, mentionGroup, mentionUser } from '../mrkdwn.js';
 import {
   blockId,
   CANCEL_ACTION_ID,
   encodeActionValue,
+  encodeMenuValue,
+  MENU_ACTION_ID,
   optionActionId,
   questionActionId,
 } from './action-ids.js';
 import { formatDuration } from './format-duration.js';
 import { SLACK_LIMITS } from './limits.js';
+import { relativeTime } from './render-ask-notice.js';
 import { mrkdwnText, plainText } from './text-objects.js';
 import { escapeAndTruncate, truncateText } from './truncate.js';
 
@@ -62,10 +74,29 @@ const WHO_MAX = 10;
  * The line naming who may answer (or approve) an open ask with an answerer list: `<@U…>` and
  * `<!subteam^S…>` mentions built from validated ids only; null for `anyone` and `requester`. Pure.
  */
-export function whoMayAnswerLine(ask: Pick<AskRecord, 'answerers' | 'approval'>): string | null {
+export function whoMayAnswerLine(
+  ask: Pick<AskRecord, 'answerers' | 'approval'> &
+    Partial<Pick<AskRecord, 'followUp' | 'shownAt' | 'delegates'>>,
+  now?: number,
+): string | null {
   const policy = ask.answerers;
-  if (policy.mode !== 'list') return null;
-  const names = [...policy.userIds.map(mentionUser), ...policy.groupIds.map(mentionGroup)];
+  const users = policy.mode === 'list' ? [...policy.userIds] : [];
+  const groups = policy.mode === 'list' ? [...policy.groupIds] : [];
+  // Delegates, and the escalation targets once the ask escalated, may answer too: say so by name.
+  const extra = [...(ask.delegates ?? [])];
+  if (now !== undefined && isEscalated({ followUp: ask.followUp, shownAt: ask.shownAt ?? null }, now)) {
+    const targets = escalationTargets(ask);
+    extra.push(...targets.userIds);
+    groups.push(...targets.groupIds.filter((id) => !groups.includes(id)));
+  }
+  for (const id of extra) if (!users.includes(id)) users.push(id);
+  if (policy.mode !== 'list' && users.length === 0 && groups.length === 0) return null;
+  if (policy.mode === 'requester' && users.length > 0) users.unshift('');
+  const names = [
+    ...users.map((id) => (id === '' ? 'the person who asked' : mentionUser(id))),
+    ...groups.map(mentionGroup),
+  ];
+  if (policy.mode === 'anyone') names.unshift('anyone here');
   if (names.length === 0) return null;
   const shown = names.slice(0, WHO_MAX).join(', ');
   const more = names.length > WHO_MAX ? ` and ${names.length - WHO_MAX} more` : '';
@@ -109,7 +140,7 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
   if (ask.intro)
     blocks.push(section(ask, revision, 'x', 'intro', escapeAndTruncate(ask.intro, SLACK_LIMITS.sectionText)));
   // Who may answer, by name, while it is open: the listed people and groups are mentioned (and notified).
-  const who = ask.status === 'open' ? whoMayAnswerLine(ask) : null;
+  const who = ask.status === 'open' ? whoMayAnswerLine(ask, options.now) : null;
   if (who) blocks.push(context(ask, revision, 'x', 'who', who));
 
   ask.questions.forEach((question, questionIndex) => {
@@ -139,16 +170,34 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
       const line = call
         ? `${approvalResolutionLine(resolution, ask.timeoutMs)}${outcome ? outcomeText(outcome) : ''}`
         : resolutionLine(resolution, ask.timeoutMs);
-      blocks.push(section(ask, revision, questionIndex, 'done', line));
+      const done = section(ask, revision, questionIndex, 'done', line + overrideText(ask, questionIndex));
+      // An assumption that may still be changed by a late answer: "Change answer" beside it.
+      if (options.now !== undefined && overridableQuestions(ask, options.now).includes(questionIndex))
+        done.accessory = button(
+          'Change answer',
+          questionActionId('change', questionIndex),
+          value(ask, questionIndex, null),
+        );
+      blocks.push(done);
     } else if (ask.status !== 'open') {
       blocks.push(section(ask, revision, questionIndex, 'done', '🔒 Closed without an answer'));
     } else {
-      blocks.push(...openQuestionBlocks(ask, question, questionIndex, revision, deadline));
+      blocks.push(...openQuestionBlocks(ask, question, questionIndex, revision, deadline, options.now));
     }
   });
 
-  // Only a turn's requester can cancel from Slack; a program cancels its own ask through the API.
-  if (ask.status === 'open' && cancelableInConversation(ask.waiter)) blocks.push(cancelBlock(ask, revision));
+  // Only a turn's requester can cancel from Slack; a program cancels its own ask through the API. The menu
+  // (snooze, "Ask someone else…") is shown to everyone and checked on click.
+  if (ask.status === 'open') {
+    const cancel = cancelableInConversation(ask.waiter) ? cancelButton(ask) : null;
+    const menu = menuElement(ask);
+    if (cancel || menu)
+      blocks.push({
+        type: 'actions',
+        block_id: blockId(ask.askId, revision, 'x', 'cancel'),
+        elements: [...(cancel ? [cancel] : []), ...(menu ? [menu] : [])],
+      });
+  }
   return { text: fallbackText(ask), blocks };
 }
 
@@ -226,6 +275,7 @@ function openQuestionBlocks(
   questionIndex: number,
   revision: number,
   deadline: number | null,
+  now: number | undefined,
 ): KnownBlock[] {
   const blocks: KnownBlock[] = [];
   if (question.purpose !== null && question.purpose.trim().length > 0) {
@@ -257,7 +307,10 @@ function openQuestionBlocks(
     if (current.length > 0) blocks.push(section(ask, revision, questionIndex, `opts${part}`, current));
   }
   blocks.push(controlsBlock(ask, question, questionIndex, revision, options));
-  blocks.push(context(ask, revision, questionIndex, 'due', deadlineLine(ask, question, deadline)));
+  const votes = quorumLine(ask, questionIndex);
+  blocks.push(
+    context(ask, revision, questionIndex, 'due', deadlineLine(ask, question, deadline, now) + votes),
+  );
   return blocks;
 }
 
@@ -350,9 +403,17 @@ function dateToken(deadline: number): string {
   return `<!date^${Math.floor(deadline / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
 }
 
-function deadlineLine(ask: AskRecord, question: AskQuestion, deadline: number | null): string {
+function deadlineLine(
+  ask: AskRecord,
+  question: AskQuestion,
+  deadline: number | null,
+  now: number | undefined,
+): string {
   const duration = formatDuration(ask.timeoutMs);
-  const when = deadline === null ? `within ${duration}` : `by ${dateToken(deadline)} (${duration})`;
+  // "in 25 min" as of this render (each update refreshes it); the date token shows each reader's own time.
+  const left = deadline !== null && now !== undefined ? relativeTime(deadline, now) : duration;
+  const extended = ask.extendedBy ? `, extended by ${mentionUser(ask.extendedBy)}` : '';
+  const when = deadline === null ? `within ${duration}` : `by ${dateToken(deadline)} (${left}${extended})`;
   // What the timeout job will pick: the same rule it applies (no date needed for the labels).
   const picks = assumeResolution(question, ask.policy, '', 'timeout').selected;
   if (ask.approval)
@@ -438,32 +499,81 @@ export function approvalResolutionLine(resolution: QuestionResolution, timeoutMs
   }
 }
 
-function cancelBlock(ask: AskRecord, revision: number): ActionsBlock {
+/** For a quorum question: `· 🗳 2 of 3: *Approve* — @a, @b` per answer with votes (safe mrkdwn); else ''. */
+function quorumLine(ask: AskRecord, questionIndex: number): string {
+  const quorum = quorumOf(ask);
+  const votes = ask.votes[questionIndex] ?? {};
+  const byVote = new Map<string, string[]>();
+  for (const [user, vote] of Object.entries(votes)) byVote.set(vote, [...(byVote.get(vote) ?? []), user]);
+  if (quorum <= 1) return '';
+  const needed = ask.approval ? 'approvals needed; one Deny denies' : 'matching answers needed';
+  if (byVote.size === 0) return `\n🗳 ${quorum} ${needed}.`;
+  const parts = [...byVote].map(([vote, users]) => {
+    let label = vote;
+    try {
+      const [selected, other] = JSON.parse(vote) as [string[], string | null];
+      label = [...selected, ...(other ? [`“${other}”`] : [])].join(', ');
+    } catch {
+      // an unreadable vote shows as it is (escaped below)
+    }
+    return `${users.length} of ${quorum}: *${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}* — ${users.slice(0, WHO_MAX).map(mentionUser).join(', ')}`;
+  });
+  return `\n🗳 ${parts.join('; ')}`;
+}
+
+/** The late answer shown under a changed assumption (safe mrkdwn), or ''. */
+function overrideText(ask: AskRecord, questionIndex: number): string {
+  const override = ask.overrides[questionIndex];
+  if (!override) return '';
+  const parts = override.selected.map((label) => `*${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}*`);
+  if (override.other) parts.push(`“${escapeAndTruncate(override.other, TYPED_MRKDWN_MAX)}”`);
+  return `\n✏️ Changed to ${parts.join(', ') || '_no answer_'} by ${mentionUser(override.by)}${ask.waiter.kind === 'turn' ? '; the agent was told' : ''}`;
+}
+
+/** The ask's overflow menu: snooze choices that still move the deadline, and "Ask someone else…"; null when empty. */
+function menuElement(ask: AskRecord): Overflow | null {
+  // Asks stored before follow-ups existed have no menu.
+  if (!ask.followUp) return null;
+  const options: PlainTextOption[] = [];
+  for (const choice of extendChoices(ask)) {
+    const encoded = encodeMenuValue(ask.scope, ask.askId, { kind: 'extend', index: choice.index });
+    if (encoded)
+      options.push({
+        text: plainText(`+${formatDuration(choice.ms)}`, SLACK_LIMITS.optionText),
+        value: encoded,
+      });
+  }
+  const delegate = encodeMenuValue(ask.scope, ask.askId, { kind: 'delegate' });
+  if (delegate)
+    options.push({ text: plainText('Ask someone else…', SLACK_LIMITS.optionText), value: delegate });
+  if (options.length === 0) return null;
+  return {
+    type: 'overflow',
+    action_id: MENU_ACTION_ID,
+    options: options.slice(0, SLACK_LIMITS.overflowOptions),
+  };
+}
+
+function cancelButton(ask: AskRecord): Button {
   const single = ask.questions.length === 1;
   return {
-    type: 'actions',
-    block_id: blockId(ask.askId, revision, 'x', 'cancel'),
-    elements: [
-      {
-        type: 'button',
-        action_id: CANCEL_ACTION_ID,
-        text: plainText('Cancel', SLACK_LIMITS.buttonText),
-        value: value(ask, null, null),
-        confirm: {
-          title: plainText(
-            single ? 'Cancel this question?' : 'Cancel these questions?',
-            SLACK_LIMITS.confirmTitle,
-          ),
-          text: plainText(
-            'The agent will be told that the question was canceled. Only the person who started this turn can cancel it.',
-            SLACK_LIMITS.confirmText,
-          ),
-          confirm: plainText('Cancel it', SLACK_LIMITS.confirmButton),
-          deny: plainText('Keep it', SLACK_LIMITS.confirmButton),
-          style: 'danger',
-        },
-      },
-    ],
+    type: 'button',
+    action_id: CANCEL_ACTION_ID,
+    text: plainText('Cancel', SLACK_LIMITS.buttonText),
+    value: value(ask, null, null),
+    confirm: {
+      title: plainText(
+        single ? 'Cancel this question?' : 'Cancel these questions?',
+        SLACK_LIMITS.confirmTitle,
+      ),
+      text: plainText(
+        'The agent will be told that the question was canceled. Only the person who started this turn can cancel it.',
+        SLACK_LIMITS.confirmText,
+      ),
+      confirm: plainText('Cancel it', SLACK_LIMITS.confirmButton),
+      deny: plainText('Keep it', SLACK_LIMITS.confirmButton),
+      style: 'danger',
+    },
   };
 }
 

@@ -1,16 +1,19 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { QuestionResolution } from '../../ask/types.js';
-import type { AskRecord } from '../../asks/types.js';
+import { overridableQuestions, quorumOf } from '../../asks/follow-up.js';
+import { APPROVAL_OPTIONS, type AskRecord } from '../../asks/types.js';
 import { StateError } from '../../errors.js';
 import {
   ACTION_ID_PATTERN,
   parseActionId,
   parseActionValue,
+  parseMenuValue,
   selectedCheckboxIndexes,
 } from '../blocks/action-ids.js';
 import { renderAnswerModal } from '../blocks/render-answer-modal.js';
 import { renderArgumentsModal } from '../blocks/render-arguments-modal.js';
+import { renderChangeModal, renderDelegateModal } from '../blocks/render-follow-up-modals.js';
 import {
   askClosedText,
   notAllowedText,
@@ -144,7 +147,81 @@ async function handleAction(
     return;
   }
 
+  const messageTarget = () => {
+    const messageRef = parseMessageRef(ask.messageRef);
+    return {
+      channel: messageRef?.channel ?? target.channel,
+      messageTs: messageRef?.ts ?? payload.container?.message_ts ?? '',
+    };
+  };
+
+  if (kind.kind === 'more') {
+    const chosen = parseMenuValue(action.selected_option?.value);
+    if (!chosen || chosen.turnId !== ref.turnId || chosen.askId !== ref.askId) {
+      await ack();
+      return;
+    }
+    if (chosen.item.kind === 'delegate') {
+      if (ask.status !== 'open' || !(await mayAnswer(deps, client, ask, userId, deps.engine.now()))) {
+        await ack();
+        await notify(
+          client,
+          deps.engine.log,
+          target,
+          ask.status === 'open' ? notAllowedText(ask.answerers) : askClosedText(),
+        );
+        return;
+      }
+      const view = renderDelegateModal(ask, messageTarget());
+      await ack();
+      if (payload.trigger_id) await client.views.open({ trigger_id: payload.trigger_id, view });
+      return;
+    }
+    const result = await deps.engine.asks.extend({
+      turnId: ref.turnId,
+      askId: ref.askId,
+      userId,
+      choiceIndex: chosen.item.index,
+      inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
+    });
+    await ack();
+    if (result.status === 'extended') return; // the message now says who extended it, and to when
+    const text =
+      result.status === 'forbidden'
+        ? notAllowedText(ask.answerers)
+        : result.status === 'at-limit'
+          ? 'The deadline is already as late as it can be (ASK_MAX_DEADLINE). Nothing was changed.'
+          : result.status === 'invalid'
+            ? 'That choice is no longer offered. Nothing was changed.'
+            : 'Too late to extend: this question has resolved or its deadline has passed. Nothing was changed.';
+    await notify(client, deps.engine.log, target, text);
+    return;
+  }
+
   const questionIndex = kind.questionIndex ?? 0;
+
+  if (kind.kind === 'change') {
+    const now = deps.engine.now();
+    if (!overridableQuestions(ask, now).includes(questionIndex)) {
+      await ack();
+      await notify(
+        client,
+        deps.engine.log,
+        target,
+        'This answer can no longer be changed. Nothing was changed.',
+      );
+      return;
+    }
+    if (!(await mayAnswer(deps, client, ask, userId, now))) {
+      await ack();
+      await notify(client, deps.engine.log, target, notAllowedText(ask.answerers));
+      return;
+    }
+    const view = renderChangeModal(ask, questionIndex, messageTarget());
+    await ack();
+    if (payload.trigger_id) await client.views.open({ trigger_id: payload.trigger_id, view });
+    return;
+  }
 
   if (kind.kind === 'other' || kind.kind === 'answer') {
     const resolution = ask.resolutions[questionIndex];
@@ -153,7 +230,7 @@ async function handleAction(
       await reportTransition(deps, client, { status: 'already-resolved', ask }, target, questionIndex);
       return;
     }
-    if (!(await mayAnswer(deps, client, ask, userId))) {
+    if (!(await mayAnswer(deps, client, ask, userId, deps.engine.now()))) {
       await ack();
       await notify(client, deps.engine.log, target, notAllowedText(ask.answerers));
       return;
@@ -209,7 +286,11 @@ async function handleAction(
     askId: ref.askId,
     questionIndex,
     resolution,
-    inAllowedGroup: await inAllowedGroup(deps, client, ask, userId),
+    inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
+    // A quorum counts distinct people; an approval's Deny decides at once.
+    quorum: quorumOf(ask),
+    decisive:
+      ask.approval !== null && ask.approval !== undefined && !selected.includes(APPROVAL_OPTIONS.approve),
   });
   // The answer is stored: acknowledge now, then add the resume and update the message. Both wait until the
   // acks already due have gone out (at once when no other click is in flight).

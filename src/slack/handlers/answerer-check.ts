@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { escalationTargets, isEscalated } from '../../asks/follow-up.js';
 import type { AskRecord } from '../../asks/types.js';
 import { slackErrorCode } from '../slack-error-code.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
@@ -11,12 +12,18 @@ import type { SlackHandlerDeps } from './handler-deps.js';
 export async function inAllowedGroup(
   deps: Pick<SlackHandlerDeps, 'groupMembers'>,
   client: WebClient,
-  ask: Pick<AskRecord, 'answerers'>,
+  ask: Pick<AskRecord, 'answerers'> & Partial<Pick<AskRecord, 'followUp' | 'shownAt'>>,
   userId: string,
+  now: number = Date.now(),
 ): Promise<boolean> {
   const policy = ask.answerers;
-  if (policy.mode !== 'list' || policy.groupIds.length === 0 || policy.userIds.includes(userId)) return false;
-  for (const groupId of policy.groupIds) {
+  // Once the ask escalated, its escalation targets may answer too (the time is the click's).
+  const escalated = isEscalated({ followUp: ask.followUp, shownAt: ask.shownAt ?? null }, now);
+  const targets = escalated ? escalationTargets(ask) : { userIds: [], groupIds: [] };
+  if (targets.userIds.includes(userId)) return true;
+  const groups = [...(policy.mode === 'list' ? policy.groupIds : []), ...targets.groupIds];
+  if (groups.length === 0 || (policy.mode === 'list' && policy.userIds.includes(userId))) return false;
+  for (const groupId of groups) {
     const members = await deps.groupMembers(client, groupId);
     if (members.includes(userId)) return true;
   }
@@ -27,18 +34,16 @@ export async function inAllowedGroup(
 export async function mayAnswer(
   deps: Pick<SlackHandlerDeps, 'groupMembers'>,
   client: WebClient,
-  ask: Pick<AskRecord, 'answerers' | 'requestedBy'>,
+  ask: Pick<AskRecord, 'answerers' | 'requestedBy'> &
+    Partial<Pick<AskRecord, 'followUp' | 'shownAt' | 'delegates'>>,
   userId: string,
+  now: number = Date.now(),
 ): Promise<boolean> {
   const policy = ask.answerers;
-  switch (policy.mode) {
-    case 'anyone':
-      return true;
-    case 'requester':
-      return userId === ask.requestedBy;
-    case 'list':
-      return policy.userIds.includes(userId) || (await inAllowedGroup(deps, client, ask, userId));
-  }
+  if (policy.mode === 'anyone' || ask.delegates?.includes(userId)) return true;
+  if (policy.mode === 'requester' && userId === ask.requestedBy) return true;
+  if (policy.mode === 'list' && policy.userIds.includes(userId)) return true;
+  return inAllowedGroup(deps, client, ask, userId, now);
 }
 
 /** A per-process cache of user-group members (60 s), so a burst of clicks makes one Slack call per group. */

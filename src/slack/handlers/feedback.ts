@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { quorumOf } from '../../asks/follow-up.js';
 import type { EngineLogger } from '../../asks/logger.js';
 import type { AskRecord, AskTransitionResult } from '../../asks/types.js';
 import { alreadyAnsweredText, askClosedText, notAllowedText } from '../blocks/render-notices.js';
@@ -81,6 +82,27 @@ export async function reportTransition(
     case 'forbidden':
       await notify(client, log, target, ask ? notAllowedText(ask.answerers) : askClosedText());
       return;
+    case 'voted': {
+      // Counted, not resolved yet: the message shows the tally; tell the voter where it stands.
+      if (ask) await syncAskMessageQuietly(deps, client, ask);
+      const votes = ask && questionIndex !== null ? Object.keys(ask.votes[questionIndex] ?? {}).length : 0;
+      await notify(
+        client,
+        log,
+        target,
+        `Your choice is counted (${votes} so far; ${ask ? quorumOf(ask) : 2} matching ones are needed). It resolves when enough people agree.`,
+      );
+      return;
+    }
+    case 'duplicate':
+      await notify(
+        client,
+        log,
+        target,
+        'You already chose on this question; each person counts once. Nothing was changed.',
+      );
+      return;
+    case 'not-due':
     case 'not-found':
       await notify(client, log, target, askClosedText());
       return;

@@ -15,7 +15,15 @@ export const blockActionBodySchema = z.object({
     .optional(),
   message: z.object({ ts: z.string().optional(), thread_ts: z.string().optional() }).optional(),
   actions: z
-    .array(z.object({ action_id: z.string(), value: z.string().optional(), type: z.string() }))
+    .array(
+      z.object({
+        action_id: z.string(),
+        value: z.string().optional(),
+        type: z.string(),
+        // Overflow menus send the chosen option.
+        selected_option: z.object({ value: z.string() }).optional(),
+      }),
+    )
     .min(1),
   state: z.object({ values: z.record(z.string(), z.unknown()) }).optional(),
 });

@@ -1,12 +1,23 @@
 import type { App } from '@slack/bolt';
+import { quorumOf } from '../../asks/follow-up.js';
+import type { AskRecord } from '../../asks/types.js';
 import { StateError } from '../../errors.js';
 import {
   ANSWER_INPUT_ACTION_ID,
   ANSWER_INPUT_BLOCK_ID,
   ANSWER_MODAL_CALLBACK_ID,
+  CHANGE_CHOICE_ACTION_ID,
+  CHANGE_INPUT_BLOCK_ID,
+  CHANGE_MODAL_CALLBACK_ID,
+  CHANGE_TEXT_ACTION_ID,
+  DELEGATE_INPUT_ACTION_ID,
+  DELEGATE_INPUT_BLOCK_ID,
+  DELEGATE_MODAL_CALLBACK_ID,
   parseModalMetadata,
 } from '../blocks/action-ids.js';
 import {
+  askClosedText,
+  notAllowedText,
   stateUnreadableText,
   temporarilyUnavailableText,
   wrongMessageText,
@@ -68,7 +79,10 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
           source: 'modal',
           assumption: null,
         },
-        inAllowedGroup: ask ? await inAllowedGroup(deps, client, ask, userId) : false,
+        inAllowedGroup: ask ? await inAllowedGroup(deps, client, ask, userId, deps.engine.now()) : false,
+        // A typed answer is a vote like any other under a quorum; an approval's typed Deny decides at once.
+        quorum: ask ? quorumOf(ask) : 1,
+        decisive: Boolean(ask?.approval),
       });
       await ack();
       await reportTransition(
@@ -97,4 +111,108 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
       );
     }
   });
+
+  app.view(DELEGATE_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
+    const checked = await checkedSubmission(deps, body);
+    if (!checked) {
+      await ack();
+      return;
+    }
+    const { userId, metadata, ask } = checked;
+    const picked = checked.values[DELEGATE_INPUT_BLOCK_ID]?.[DELEGATE_INPUT_ACTION_ID]?.selected_user;
+    if (typeof picked !== 'string' || !/^[UW][A-Z0-9]{2,}$/.test(picked)) {
+      await ack({ response_action: 'errors', errors: { [DELEGATE_INPUT_BLOCK_ID]: 'Pick a person.' } });
+      return;
+    }
+    const target = { channel: metadata.channel, userId, threadTs: ask.conversation.threadTs };
+    const result = await deps.engine.asks.delegate({
+      turnId: metadata.turnId,
+      askId: metadata.askId,
+      userId,
+      delegateId: picked,
+      inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
+    });
+    await ack();
+    if (result.status === 'forbidden')
+      await notify(client, deps.engine.log, target, notAllowedText(ask.answerers));
+    else if (result.status === 'closed' || result.status === 'not-found')
+      await notify(client, deps.engine.log, target, askClosedText());
+  });
+
+  app.view(CHANGE_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
+    const checked = await checkedSubmission(deps, body);
+    if (!checked) {
+      await ack();
+      return;
+    }
+    const { userId, metadata, ask } = checked;
+    const field = checked.values[CHANGE_INPUT_BLOCK_ID] ?? {};
+    const question = ask.questions[metadata.q];
+    const choice = field[CHANGE_CHOICE_ACTION_ID]?.selected_option;
+    const index =
+      typeof choice === 'object' && choice !== null
+        ? Number((choice as { value?: unknown }).value)
+        : Number.NaN;
+    const label = question?.options?.[index]?.label;
+    const typed = (field[CHANGE_TEXT_ACTION_ID]?.value ?? '').trim();
+    if (label === undefined && typed.length === 0) {
+      await ack({
+        response_action: 'errors',
+        errors: { [CHANGE_INPUT_BLOCK_ID]: 'Choose the right answer.' },
+      });
+      return;
+    }
+    const target = { channel: metadata.channel, userId, threadTs: ask.conversation.threadTs };
+    const result = await deps.engine.asks.override({
+      turnId: metadata.turnId,
+      askId: metadata.askId,
+      questionIndex: metadata.q,
+      override: {
+        selected: label === undefined ? [] : [label],
+        other: label === undefined ? typed.slice(0, TYPED_ANSWER_MAX) : null,
+        by: userId,
+        at: new Date(deps.engine.now()).toISOString(),
+      },
+      inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
+    });
+    await ack();
+    const text = {
+      recorded: null,
+      forbidden: notAllowedText(ask.answerers),
+      duplicate: 'Someone changed this answer already; the first change counts. Nothing was changed.',
+      closed: 'This answer can no longer be changed (its window has passed). Nothing was changed.',
+      'not-assumed':
+        'This question was answered by a person, so there is nothing to change. Nothing was changed.',
+      'not-found': askClosedText(),
+    }[result.status];
+    if (text) await notify(client, deps.engine.log, target, text);
+  });
+}
+
+/**
+ * A follow-up modal's submission, checked like a click: its metadata parses, the ask exists and its
+ * stored message is the one the modal names. Null (and a warning log line) otherwise.
+ */
+async function checkedSubmission(
+  deps: SlackHandlerDeps,
+  body: unknown,
+): Promise<{
+  userId: string;
+  metadata: NonNullable<ReturnType<typeof parseModalMetadata>>;
+  ask: AskRecord;
+  values: Record<string, Record<string, { value?: string | null | undefined; [key: string]: unknown }>>;
+} | null> {
+  const parsed = viewSubmissionBodySchema.safeParse(body);
+  const metadata = parsed.success ? parseModalMetadata(parsed.data.view.private_metadata) : null;
+  if (!parsed.success || !metadata) return null;
+  const ask = await deps.engine.store.getAsk(metadata.turnId, metadata.askId);
+  if (!ask) return null;
+  if (!comesFromAskMessage(ask, { channel: metadata.channel, messageTs: metadata.messageTs })) {
+    deps.engine.log.warn(
+      { askId: metadata.askId, userId: parsed.data.user.id, channel: metadata.channel },
+      'modal submission refused: its message does not show the ask it names',
+    );
+    return null;
+  }
+  return { userId: parsed.data.user.id, metadata, ask, values: parsed.data.view.state.values };
 }

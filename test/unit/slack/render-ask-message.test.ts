@@ -384,7 +384,7 @@ describe('renderAskMessage content', () => {
   it('uses now + timeout before the ask was shown, or only the duration', () => {
     const notShown = askRecord({ shownAt: null, deadline: null });
     expect(textOf(renderAskMessage(notShown, { now: SHOWN_AT }).blocks.at(-2))).toBe(
-      `⏱ No answer by ${dateToken} (30 min)? I'll assume *Roll back* and say so.`,
+      `⏱ No answer by ${dateToken} (in 30 min)? I'll assume *Roll back* and say so.`,
     );
     expect(textOf(renderAskMessage(notShown).blocks.at(-2))).toBe(
       "⏱ No answer within 30 min? I'll assume *Roll back* and say so.",
