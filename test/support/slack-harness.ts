@@ -77,6 +77,8 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     MODEL: 'anthropic:claude-sonnet-4-5',
     ANTHROPIC_API_KEY: 'test-key',
     LOG_LEVEL: 'silent',
+    // Reminders would add thread replies to tests about other things; the follow-up tests turn them on.
+    ASK_REMINDERS: 'none',
     ...options.env,
   });
   const runtime = await startRuntime(config, pino({ level: 'silent' }), {

@@ -530,8 +530,11 @@ function overrideText(ask: AskRecord, questionIndex: number): string {
   return `\n✏️ Changed to ${parts.join(', ') || '_no answer_'} by ${mentionUser(override.by)}${ask.waiter.kind === 'turn' ? '; the agent was told' : ''}`;
 }
 
-/** The ask's overflow menu: snooze choices that still move the deadline, and "Ask someone else…"; null when empty. */
-function menuElement(ask: AskRecord): Overflow | null {
+/**
+ * The ask's overflow menu: snooze choices that still move the deadline, and "Ask someone else…"; a plain
+ * button (same action_id and value) when only one is left (Slack wants 2 to 5 options); null when none.
+ */
+function menuElement(ask: AskRecord): Overflow | Button | null {
   // Asks stored before follow-ups existed have no menu.
   if (!ask.followUp) return null;
   const options: PlainTextOption[] = [];
@@ -546,6 +549,8 @@ function menuElement(ask: AskRecord): Overflow | null {
   const delegate = encodeMenuValue(ask.scope, ask.askId, { kind: 'delegate' });
   if (delegate)
     options.push({ text: plainText('Ask someone else…', SLACK_LIMITS.optionText), value: delegate });
+  const only = options.length === 1 ? options[0] : undefined;
+  if (only) return button(only.text.text, MENU_ACTION_ID, only.value ?? '');
   if (options.length === 0) return null;
   return {
     type: 'overflow',

@@ -195,6 +195,16 @@ function checkElement(report: Report, element: unknown, pointer: string): string
       });
       break;
     }
+    case 'overflow': {
+      const options = checkArray(report, element.options, `${pointer}/options`, {
+        max: SLACK_LIMITS.overflowOptions,
+        min: 2,
+        required: true,
+      });
+      for (const [index, option] of options.entries())
+        checkOption(report, option, `${pointer}/options/${index}`, true);
+      break;
+    }
     case 'static_select':
     case 'multi_static_select': {
       checkText(report, element.placeholder, `${pointer}/placeholder`, {

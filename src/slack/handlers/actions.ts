@@ -97,7 +97,10 @@ async function handleAction(
   const action = payload.actions[0];
   const kind = action ? parseActionId(action.action_id) : null;
   if (!action || !kind || kind.kind === 'checks') return; // ticking a checkbox changes nothing until Submit
-  const ref = parseActionValue(action.value);
+  // The menu's options carry their own value (ids and the item); every other control its button value.
+  const menuChoice =
+    kind.kind === 'more' ? parseMenuValue(action.selected_option?.value ?? action.value) : null;
+  const ref = menuChoice ?? parseActionValue(action.value);
   if (!ref) return;
   const { store } = deps.engine;
   const userId = payload.user.id;
@@ -156,8 +159,8 @@ async function handleAction(
   };
 
   if (kind.kind === 'more') {
-    const chosen = parseMenuValue(action.selected_option?.value);
-    if (!chosen || chosen.turnId !== ref.turnId || chosen.askId !== ref.askId) {
+    const chosen = menuChoice;
+    if (!chosen) {
       await ack();
       return;
     }

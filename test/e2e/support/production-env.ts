@@ -64,6 +64,8 @@ export function productionEnv(input: ProductionEnvInput): Record<string, string>
     MODEL: MODEL_VALUE[input.model],
     ...model,
     LOG_LEVEL: 'info',
+    // Reminders would add thread replies to tests about other things; the follow-up tests turn them on.
+    ASK_REMINDERS: 'none',
     ...FAST_JOB_TIMINGS,
     ...input.env,
   };
