@@ -378,6 +378,12 @@ export class AskService {
       );
       deps.observe?.({ type: 'follow-up', kind: 'override' });
       await this.syncQuietly(result.ask);
+      await deps.surface.postNotice(result.ask, {
+        key: `override-${input.askId}-q${input.questionIndex}`,
+        kind: 'overridden',
+        questionIndex: input.questionIndex,
+        by: input.override.by,
+      });
       await this.overridden(result.ask, input.questionIndex);
     }
     return result;
