@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { askToolDefinitionFor } from '../ask/ask-schema.js';
 import type { CliIo } from './cli-io.js';
@@ -45,6 +46,31 @@ describe('runCli', () => {
     const memory = memoryIo();
     expect(await runCli(['help', 'check-ask'], memory.io)).toBe(0);
     expect(memory.stdout()).toContain('holdpoint check-ask [FILE|-]');
+  });
+
+  it.for(['--version', '-v'])('%s prints the version of package.json, exit 0', async (flag) => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const memory = memoryIo();
+    expect(await runCli([flag], memory.io)).toBe(0);
+    expect(memory.stdout()).toBe(`${version}\n`);
+    expect(memory.stderr()).toBe('');
+  });
+
+  it('says so in one line, exit 2, when the version cannot be read', async () => {
+    const memory = memoryIo();
+    expect(await runCli(['--version'], memory.io, undefined, () => null)).toBe(2);
+    expect(memory.stderr()).toBe(
+      'holdpoint: cannot read its version (no package.json named holdpoint above the program)\n',
+    );
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('lists --version in the usage', async () => {
+    const memory = memoryIo();
+    await runCli([], memory.io);
+    expect(memory.stdout()).toContain('--version, -v');
   });
 
   it('rejects an unknown command with exit 2', async () => {
