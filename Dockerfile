@@ -17,7 +17,8 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
+# LICENSE travels with the image (MIT, as package.json says).
+COPY package.json package-lock.json LICENSE ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
