@@ -461,6 +461,7 @@ export async function startRuntime(
 
     const server = await startHttpServer({
       port: config.http.port,
+      metricsToken: config.http.metricsToken,
       slack: slack?.requestListener ?? null,
       slackPath: SLACK_EVENTS_PATH,
       api,

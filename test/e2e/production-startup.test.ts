@@ -105,6 +105,26 @@ describe('production start-up', () => {
     }
   });
 
+  it('with METRICS_TOKEN, /metrics needs it as a bearer token; /healthz and /readyz stay open', async () => {
+    const token = 'metrics-e2e-0123456789abcdefghijklmnopqrstuv';
+    const app = await startProductionApp(await env({ METRICS_TOKEN: token }));
+    try {
+      expect((await app.get('/readyz')).status).toBe(200);
+      const refused = await app.get('/metrics');
+      expect(refused.status).toBe(401);
+      expect(refused.body).not.toMatch(/holdpoint_asks_open/);
+      const wrong = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: 'Bearer nope' } });
+      expect(wrong.status).toBe(401);
+      const allowed = await fetch(`${app.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(allowed.status).toBe(200);
+      expect(await allowed.text()).toMatch(/^holdpoint_asks_open \d+$/m);
+    } finally {
+      expect(await app.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    }
+  });
+
   it('a worker-only process (ROLE=worker) serves /healthz and /readyz without the Slack receiver', async () => {
     const app = await startProductionApp(await env({ ROLE: 'worker' }));
     try {
