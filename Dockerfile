@@ -17,13 +17,15 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
+# LICENSE travels with the image (MIT, as package.json says).
+COPY package.json package-lock.json LICENSE ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# Every role serves /healthz on PORT (default 3000). Slim images have no curl: use Node's fetch.
+# Every role serves /readyz on PORT (default 3000): 200 once Redis answers, the worker runs (worker roles)
+# and Slack is connected (web roles), so "healthy" means ready. Slim images have no curl: use Node's fetch.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # ROLE (all, web, worker) selects what the process does; main.js handles SIGTERM itself.
 CMD ["node", "dist/src/main.js"]

@@ -8,7 +8,12 @@
  * Then it shows an approval: the config file (HOLDPOINT_CONFIG) wires the example MCP tool server
  * (examples/deploy-mcp), the agent checks a service (read-only, no approval) and wants to roll it back
  * (destructive): the approval is posted, the on-call person approves it, the tool runs once.
- * Add `--keep` to leave everything running and print the URLs and a curl line to try by hand.
+ * Add `--timeout` to see the timeout path instead of the click: nobody answers, the ask resolves by its
+ * recommended option after a short ASK_TIMEOUT, and the model is told that this was an assumption.
+ * Add `--keep` to leave everything running and print the URLs and a curl line to try by hand; Ctrl-C
+ * (SIGINT) or SIGTERM stops it, its Redis included.
+ * Without `redis-server` on PATH (and no REDIS_URL) it prints one line saying what to install and exits 1.
+ * Slack tokens in what it prints are shown as a person sees them (`@bob`, the local time).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -20,20 +25,70 @@ import { loadConfig } from '../src/config/load-config.js';
 import { startRuntime } from '../src/runtime.js';
 import { startFakeSlack } from '../test/support/fake-slack/index.js';
 import { startModelReplay } from '../test/support/model-replay/model-replay.js';
-import { startRedisServer } from '../test/support/redis-server.js';
+import { hasRedisServerBinary, startRedisServer } from '../test/support/redis-server.js';
 import {
   blockActionRequest,
   buttonActionFromBlocks,
   eventRequest,
   postToSlackApp,
 } from '../test/support/slack-payloads.js';
+import { readableSlackText } from './readable-slack-text.js';
 import { readRedisFlags } from './redis-flags.mjs';
 
 const SECRET = 'demo-signing-secret';
-const keep = process.argv.includes('--keep');
+const FLAGS = ['--keep', '--timeout'] as const;
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => !(FLAGS as readonly string[]).includes(arg));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `npm run demo: unknown ${unknown.join(' ')}; use npm run demo [-- ${FLAGS.join(' ')}]\n`,
+  );
+  process.exit(2);
+}
+const keep = args.includes('--keep');
+/** `--timeout`: nobody clicks; the ask resolves by its recommended option after {@link DEMO_ASK_TIMEOUT}. */
+const timeoutPath = args.includes('--timeout');
+/** ASK_TIMEOUT of a `--timeout` run: short, so the timeout comes while you watch. */
+const DEMO_ASK_TIMEOUT = '5s';
+
+if (!process.env.REDIS_URL && !hasRedisServerBinary()) {
+  process.stderr.write(
+    'npm run demo needs redis-server on PATH: install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL to a Redis you own.\n',
+  );
+  process.exit(1);
+}
+
+/** The demo's people and channel, by the ids its Slack tokens carry. */
+const NAMES = { users: { U0ALICE: 'alice', U0BOB: 'bob', U0BOT: 'holdpoint' }, channels: { C0OPS: 'ops' } };
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
+}
+
+/** Slack mrkdwn as the Slack client shows it (`<@U0BOB>` -> `@bob`, dates in local time). */
+function readable(text: string): string {
+  return readableSlackText(text, NAMES);
+}
+
+/** The text of the last `tool_result` in an Anthropic Messages request body: what the model was told. */
+function lastToolResultText(body: unknown): string | null {
+  const messages = (body as { messages?: Array<{ content?: unknown }> } | undefined)?.messages ?? [];
+  let found: string | null = null;
+  for (const message of messages) {
+    for (const part of Array.isArray(message.content)
+      ? (message.content as Array<Record<string, unknown>>)
+      : []) {
+      if (part.type !== 'tool_result') continue;
+      const content = part.content;
+      found =
+        typeof content === 'string'
+          ? content
+          : Array.isArray(content)
+            ? (content as Array<{ text?: unknown }>).map((item) => String(item.text ?? '')).join('\n')
+            : null;
+    }
+  }
+  return found;
 }
 
 /** A plain-text view of Block Kit blocks, enough to read an ask in a terminal. */
@@ -42,10 +97,15 @@ function blocksAsText(blocks: unknown): string {
   for (const block of Array.isArray(blocks) ? (blocks as Array<Record<string, unknown>>) : []) {
     const text = (block.text as { text?: string } | undefined)?.text;
     if (block.type === 'header' && text) lines.push(`  ## ${text}`);
-    else if (block.type === 'section' && text) lines.push(...text.split('\n').map((line) => `  ${line}`));
+    else if (block.type === 'section' && text)
+      lines.push(
+        ...readable(text)
+          .split('\n')
+          .map((line) => `  ${line}`),
+      );
     else if (block.type === 'context') {
       const elements = (block.elements as Array<{ text?: string }> | undefined) ?? [];
-      lines.push(`  (${elements.map((element) => element.text ?? '').join(' ')})`);
+      lines.push(`  (${readable(elements.map((element) => element.text ?? '').join(' '))})`);
     } else if (block.type === 'actions') {
       const elements = (block.elements as Array<{ text?: { text?: string } }> | undefined) ?? [];
       lines.push(`  ${elements.map((element) => `[ ${element.text?.text ?? '?'} ]`).join(' ')}`);
@@ -58,8 +118,17 @@ const redis = process.env.REDIS_URL ? null : await startRedisServer(readRedisFla
 const redisUrl = process.env.REDIS_URL ?? redis?.url ?? '';
 const fake = await startFakeSlack();
 const replay = await startModelReplay();
-// Step 1: text + ask_question ("Hotfix forward" / "Roll back", recorded Anthropic format); step 2: the final reply.
-replay.enqueue('anthropic', 'a-text-and-ask_question', 'd-final-text');
+// Step 1: text + ask_question ("Hotfix forward" / "Roll back", recorded Anthropic format); step 2: the final
+// reply: after bob's click the recorded one (the hotfix), after a timeout one that goes with the assumption.
+replay.enqueue(
+  'anthropic',
+  'a-text-and-ask_question',
+  timeoutPath
+    ? {
+        text: 'Nobody answered in time, so I went with the default and am rolling back to v2.14.3. That was an assumption, not a decision: say so here if you want the hotfix instead.',
+      }
+    : 'd-final-text',
+);
 // The approval part: a read-only status call, then a rollback (gated), then the reply.
 replay.enqueue(
   'anthropic',
@@ -101,6 +170,7 @@ const config = loadConfig({
   ANTHROPIC_BASE_URL: replay.anthropicBaseUrl,
   HOLDPOINT_CONFIG: configPath,
   LOG_LEVEL: 'warn',
+  ...(timeoutPath ? { ASK_TIMEOUT: DEMO_ASK_TIMEOUT } : {}),
 });
 const runtime = await startRuntime(config, pino({ level: 'warn' }), { storePrefix: `demo-${Date.now()}` });
 const port = (runtime.server.address() as AddressInfo).port;
@@ -141,29 +211,48 @@ say('\nholdpoint posts in the thread:');
 say(blocksAsText(ask.args.blocks));
 
 const blocks = ask.args.blocks as unknown[];
-// The recorded final reply (d-final-text) is the agent going with the hotfix, so bob picks that option.
-const hotfix =
-  (blocks as Array<{ elements?: Array<{ action_id?: string; text?: { text?: string } }> }>)
-    .flatMap((block) => block.elements ?? [])
-    .find((element) => element.text?.text?.includes('Hotfix forward'))?.action_id ?? 'hp.option.0.1';
-say(`\nbob clicks "Hotfix forward" (${hotfix})`);
-const click = blockActionRequest(
-  {
-    user: 'U0BOB',
-    actions: [buttonActionFromBlocks(blocks, hotfix)],
-    message: { ts: ask.response.ts, thread_ts: threadTs, blocks },
-    container: { thread_ts: threadTs },
-    responseUrl: fake.responseUrl(),
-  },
-  { secret: SECRET },
-);
-say(`  -> signed block_actions: HTTP ${(await postToSlackApp(events, click)).status}`);
-
-const update = await fake.waitForCall('chat.update', undefined, 10_000);
-say('\nthe ask message now reads:');
-say(blocksAsText(update.args.blocks));
+if (timeoutPath) {
+  say(
+    `\nnobody clicks: the timeout job resolves the ask after ${DEMO_ASK_TIMEOUT} (ASK_TIMEOUT for this run)`,
+  );
+  const update = await fake.waitForCall(
+    'chat.update',
+    (call) => JSON.stringify(call.args.blocks ?? []).includes('No answer in'),
+    30_000,
+  );
+  say('\nthe ask message now reads:');
+  say(blocksAsText(update.args.blocks));
+} else {
+  // The recorded final reply (d-final-text) is the agent going with the hotfix, so bob picks that option.
+  const hotfix =
+    (blocks as Array<{ elements?: Array<{ action_id?: string; text?: { text?: string } }> }>)
+      .flatMap((block) => block.elements ?? [])
+      .find((element) => element.text?.text?.includes('Hotfix forward'))?.action_id ?? 'hp.option.0.1';
+  say(`\nbob clicks "Hotfix forward" (${hotfix})`);
+  const click = blockActionRequest(
+    {
+      user: 'U0BOB',
+      actions: [buttonActionFromBlocks(blocks, hotfix)],
+      message: { ts: ask.response.ts, thread_ts: threadTs, blocks },
+      container: { thread_ts: threadTs },
+      responseUrl: fake.responseUrl(),
+    },
+    { secret: SECRET },
+  );
+  say(`  -> signed block_actions: HTTP ${(await postToSlackApp(events, click)).status}`);
+  const update = await fake.waitForCall('chat.update', undefined, 10_000);
+  say('\nthe ask message now reads:');
+  say(blocksAsText(update.args.blocks));
+}
 const reply = await fake.waitForCall('chat.postMessage', (call) => !Array.isArray(call.args.blocks), 20_000);
-say(`\nholdpoint replies in the thread:\n  ${String(reply.args.text).replaceAll('\n', '\n  ')}`);
+if (timeoutPath) {
+  // Its words; the same follows as JSON.
+  const told = (lastToolResultText(replay.requests[1]?.body) ?? '(not found)').split('\n\n')[0] ?? '';
+  say(
+    `\nthe model is told (the ask_question tool result, before its JSON):\n  ${told.replaceAll('\n', '\n  ')}`,
+  );
+}
+say(`\nholdpoint replies in the thread:\n  ${readable(String(reply.args.text)).replaceAll('\n', '\n  ')}`);
 
 // Part two: an approval.
 const secondTs = '1780000100.000100';
@@ -219,14 +308,19 @@ const fixed = await fake.waitForCall(
   (call) => !Array.isArray(call.args.blocks) && call.args.thread_ts === secondTs,
   20_000,
 );
-say(`\nholdpoint replies in the thread:\n  ${String(fixed.args.text).replaceAll('\n', '\n  ')}`);
+say(`\nholdpoint replies in the thread:\n  ${readable(String(fixed.args.text)).replaceAll('\n', '\n  ')}`);
 say(`\n${replay.requests.length} model requests, ${fake.calls.length} Slack API calls.`);
 
 if (keep) {
   say(
-    `\nStill running (Ctrl-C to stop). Health: curl http://127.0.0.1:${port}/readyz ; metrics: curl http://127.0.0.1:${port}/metrics`,
+    `\nStill running (Ctrl-C or SIGTERM to stop). Health: curl http://127.0.0.1:${port}/readyz ; metrics: curl http://127.0.0.1:${port}/metrics`,
   );
-  await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+  // Either signal stops everything below, the private redis-server included (a SIGTERM reaches only this
+  // process, not its children as Ctrl-C in a terminal does).
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
 }
 await runtime.stop();
 await replay.close();

@@ -7,8 +7,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
+/** The server programs a `services.redis.command` may start with (the compose file runs Valkey). */
+const SERVER_PROGRAMS = ['redis-server', 'valkey-server'];
+
 /**
- * The flags of `services.redis.command` (array or string form) without the leading `redis-server`.
+ * The flags of `services.redis.command` (array or string form) without the leading `redis-server` or
+ * `valkey-server` (Valkey takes the same flags).
  * @param {string} text docker-compose.yml text
  * @returns {string[]}
  */
@@ -21,7 +25,7 @@ export function redisFlagsFromCompose(text) {
       ? command.trim().split(/\s+/)
       : null;
   if (parts === null) throw new Error('docker-compose.yml has no services.redis.command');
-  return parts[0] === 'redis-server' ? parts.slice(1) : parts;
+  return SERVER_PROGRAMS.includes(parts[0] ?? '') ? parts.slice(1) : parts;
 }
 
 /**

@@ -1,6 +1,14 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { censorSecrets, createLogger, REDACTED, scrubSecrets, withIds } from './log.js';
+import {
+  censorSecrets,
+  createLogger,
+  HELD_LOG_MAX_LINES,
+  holdBackLog,
+  REDACTED,
+  scrubSecrets,
+  withIds,
+} from './log.js';
 
 /** A destination that keeps every line in memory. */
 function memoryStream(): { stream: Writable; lines: () => Record<string, unknown>[]; text: () => string } {
@@ -173,5 +181,43 @@ describe('provider errors in logs', () => {
     expect(out).toContain('provider said 500');
     expect(out).not.toContain('private conversation');
     expect(out.length).toBeLessThan(4000);
+  });
+});
+
+describe('holdBackLog', () => {
+  it('holds lines until released, then writes them in order and passes later ones through', () => {
+    const memory = memoryStream();
+    const held = holdBackLog(memory.stream);
+    const logger = createLogger({ level: 'info' }, held);
+    logger.warn('first');
+    logger.info('second');
+    expect(memory.text()).toBe('');
+    held.release();
+    logger.info('third');
+    expect(memory.lines().map((line) => line.msg)).toEqual(['first', 'second', 'third']);
+    held.release();
+    expect(memory.lines()).toHaveLength(3);
+  });
+
+  it('forgets the held lines when discarded, and passes later ones through', () => {
+    const memory = memoryStream();
+    const held = holdBackLog(memory.stream);
+    const logger = createLogger({ level: 'info' }, held);
+    logger.warn('Redis connection error; reconnecting');
+    held.discard();
+    logger.fatal('after');
+    held.release();
+    expect(memory.lines().map((line) => line.msg)).toEqual(['after']);
+  });
+
+  it(`releases everything once it holds more than ${HELD_LOG_MAX_LINES} lines`, () => {
+    const memory = memoryStream();
+    const held = holdBackLog(memory.stream);
+    const logger = createLogger({ level: 'info' }, held);
+    for (let index = 0; index < HELD_LOG_MAX_LINES; index += 1) logger.info(`line ${index}`);
+    expect(memory.text()).toBe('');
+    logger.info('one too many');
+    expect(memory.lines()).toHaveLength(HELD_LOG_MAX_LINES + 1);
+    expect(memory.lines().at(-1)?.msg).toBe('one too many');
   });
 });

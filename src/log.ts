@@ -147,3 +147,42 @@ export function withIds(logger: Logger, ids: LogIds): Logger {
   for (const [key, id] of Object.entries(ids)) if (typeof id === 'string') bindings[key] = id;
   return logger.child(bindings);
 }
+
+/** A log destination that holds lines back until told what to do with them (see {@link holdBackLog}). */
+export interface HeldLog extends DestinationStream {
+  /** Writes the held lines to the target, in order; every later line goes straight through. */
+  release(): void;
+  /** Forgets the held lines; every later line goes straight through. */
+  discard(): void;
+}
+
+/** Most lines {@link holdBackLog} keeps; one more releases them all (a start that logs this much is not quiet). */
+export const HELD_LOG_MAX_LINES = 1000;
+
+/**
+ * Wraps a log destination so that lines are held back until {@link HeldLog.release} or
+ * {@link HeldLog.discard}. The process holds its start-up lines this way: a start that succeeds releases
+ * them; a start that fails discards them and says what is wrong in one readable line, so that retries and
+ * reconnect warnings of the failing step (already summed up in that line) do not bury it.
+ */
+export function holdBackLog(target: DestinationStream): HeldLog {
+  let held: string[] | null = [];
+  const release = (): void => {
+    const lines = held ?? [];
+    held = null;
+    for (const line of lines) target.write(line);
+  };
+  return {
+    write(line: string) {
+      if (held === null) target.write(line);
+      else {
+        held.push(line);
+        if (held.length > HELD_LOG_MAX_LINES) release();
+      }
+    },
+    release,
+    discard() {
+      held = null;
+    },
+  };
+}

@@ -4,10 +4,11 @@
  * app, workers, HTTP server) -> wait for SIGTERM/SIGINT -> graceful stop. The only `process.exit`.
  */
 import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
 import { loadConfig } from './config/load-config.js';
 import type { Role } from './config/types.js';
 import { HoldpointError } from './errors.js';
-import { createLogger } from './log.js';
+import { createLogger, holdBackLog } from './log.js';
 import { type RuntimeTuning, startRuntime } from './runtime.js';
 
 /**
@@ -28,7 +29,14 @@ export async function serve(
     return 1;
   }
   if (options.role) config = { ...config, role: options.role };
-  const logger = createLogger(config.log);
+  // Start-up lines are held back until the start succeeds (or for STARTUP_LOG_HOLD_MS): a start that fails
+  // prints one readable line instead of the retries and reconnect warnings that led to it. At debug and
+  // trace every line goes out at once.
+  const startupLog = holdBackLog(pino.destination(1));
+  const logger = createLogger(config.log, startupLog);
+  const holdTimer = setTimeout(() => startupLog.release(), STARTUP_LOG_HOLD_MS);
+  holdTimer.unref();
+  if (config.log.level === 'debug' || config.log.level === 'trace') startupLog.release();
   // Last line of defence: every request path catches its own errors (the Slack receivers, the HTTP server),
   // so a rejection nobody handled is a bug in a library or in holdpoint. Log it loudly and keep serving
   // instead of letting Node end the process, and with it every other request in flight.
@@ -39,13 +47,17 @@ export async function serve(
   try {
     runtime = await startRuntime(config, logger, options.tuning ?? tuningFromEnv(env));
   } catch (error) {
+    clearTimeout(holdTimer);
+    startupLog.discard();
     const message = error instanceof Error ? error.message : String(error);
-    // Expected start-up failures (our own errors) are logged without a stack: the message says what to fix.
-    const known = error instanceof HoldpointError;
-    logger.fatal(known ? { code: error.code, reason: message } : { err: error }, 'holdpoint could not start');
+    // Expected start-up failures (our own errors) are this one line: the message says what to fix. Anything
+    // else is a bug, and its stack follows as a JSON log line.
     process.stderr.write(`holdpoint cannot start: ${message}\n`);
+    if (!(error instanceof HoldpointError)) logger.fatal({ err: error }, 'holdpoint could not start');
     return 1;
   }
+  clearTimeout(holdTimer);
+  startupLog.release();
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -84,6 +96,12 @@ export async function serve(
 
 /** Time allowed past `SHUTDOWN_TIMEOUT` for closing the server and Redis connections, in ms. */
 const SHUTDOWN_GRACE_MS = 5000;
+
+/**
+ * Longest a start may hold its log lines back, in ms: a start still going after this logs as it goes. It
+ * exceeds the Slack client's retries of an unreachable `auth.test` (3 retries, up to about 7 s).
+ */
+const STARTUP_LOG_HOLD_MS = 15_000;
 
 /**
  * Test and benchmark knobs read from `HOLDPOINT_TEST_*` variables (undocumented for operators on

@@ -30,6 +30,7 @@ import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
 import { slackErrorCode } from './slack/slack-error-code.js';
+import { slackLogger } from './slack/slack-logger.js';
 import { SlackSurface } from './slack/slack-surface.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
@@ -244,7 +245,10 @@ export async function startRuntime(
     const scheduler = new BullmqScheduler(queue);
     const metrics: Metrics = createMetrics({ countOpenAsks: () => workerStore.countOpenAsks() });
 
-    const webClient = createWebClient(config.slack.botToken, config.slack.apiUrl ?? undefined);
+    // Its own lines (retries, rate limits) go through pino like Bolt's, not to the console.
+    const webClient = createWebClient(config.slack.botToken, config.slack.apiUrl ?? undefined, {
+      logger: slackLogger(logger),
+    });
     let auth: Awaited<ReturnType<typeof webClient.auth.test>>;
     try {
       auth = await webClient.auth.test();
@@ -466,6 +470,7 @@ export async function startRuntime(
 
     const server = await startHttpServer({
       port: config.http.port,
+      metricsToken: config.http.metricsToken,
       slack: slack?.requestListener ?? null,
       slackPath: SLACK_EVENTS_PATH,
       api,

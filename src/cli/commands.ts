@@ -33,6 +33,6 @@ export const commands: Readonly<Record<string, CliCommand>> = {
   doctor: doctorCommand,
   'check-ask': checkAskCommand,
   'preview-ask': previewAskCommand,
-  'tool-schema': toolSchemaCommand,
+  'tool-schema': toolSchemaCommand(),
   ask: askCommand(),
 };

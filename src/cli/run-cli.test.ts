@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { askToolDefinitionFor } from '../ask/ask-schema.js';
 import type { CliIo } from './cli-io.js';
 import type { CliCommand } from './commands.js';
 import { runCli } from './run-cli.js';
+import { toolSchemaCommand } from './tool-schema-command.js';
 
 /** A CliIo that records output and serves stdin and files from memory. */
 function memoryIo(stdin = '', files: Record<string, string> = {}) {
@@ -43,6 +46,31 @@ describe('runCli', () => {
     const memory = memoryIo();
     expect(await runCli(['help', 'check-ask'], memory.io)).toBe(0);
     expect(memory.stdout()).toContain('holdpoint check-ask [FILE|-]');
+  });
+
+  it.for(['--version', '-v'])('%s prints the version of package.json, exit 0', async (flag) => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const memory = memoryIo();
+    expect(await runCli([flag], memory.io)).toBe(0);
+    expect(memory.stdout()).toBe(`${version}\n`);
+    expect(memory.stderr()).toBe('');
+  });
+
+  it('says so in one line, exit 2, when the version cannot be read', async () => {
+    const memory = memoryIo();
+    expect(await runCli(['--version'], memory.io, undefined, () => null)).toBe(2);
+    expect(memory.stderr()).toBe(
+      'holdpoint: cannot read its version (no package.json named holdpoint above the program)\n',
+    );
+    expect(memory.stdout()).toBe('');
+  });
+
+  it('lists --version in the usage', async () => {
+    const memory = memoryIo();
+    await runCli([], memory.io);
+    expect(memory.stdout()).toContain('--version, -v');
   });
 
   it('rejects an unknown command with exit 2', async () => {
@@ -132,5 +160,56 @@ describe('tool-schema', () => {
     const definition = JSON.parse(memory.stdout()) as Record<string, unknown>;
     expect(Object.keys(definition)).toEqual(['name', 'description', 'inputSchema']);
     expect(definition.name).toBe('ask_question');
+  });
+
+  const NO_ANSWER = 'the question resolves to no answer (no option is picked for you)';
+  const RECOMMENDED_ONLY = 'or to no answer when none is recommended';
+  const OR_FIRST = 'resolves to its recommended option (else its first option)';
+  it.for([
+    ['no setting: the default', {}, [], 'recommended-or-first', OR_FIRST],
+    [
+      'a blank ASK_TIMEOUT_POLICY counts as unset',
+      { ASK_TIMEOUT_POLICY: '  ' },
+      [],
+      'recommended-or-first',
+      OR_FIRST,
+    ],
+    ['ASK_TIMEOUT_POLICY', { ASK_TIMEOUT_POLICY: 'no-answer' }, [], 'no-answer', NO_ANSWER],
+    [
+      'ASK_TIMEOUT_POLICY in capitals',
+      { ASK_TIMEOUT_POLICY: 'Recommended-Only' },
+      [],
+      'recommended-only',
+      RECOMMENDED_ONLY,
+    ],
+    [
+      '--policy over ASK_TIMEOUT_POLICY',
+      { ASK_TIMEOUT_POLICY: 'no-answer' },
+      ['--policy', 'recommended-only'],
+      'recommended-only',
+      RECOMMENDED_ONLY,
+    ],
+  ] as const)('describes the timeout the model gets: %s', async ([, env, argv, policy, sentence]) => {
+    const memory = memoryIo();
+    const table = { 'tool-schema': toolSchemaCommand(env) };
+    expect(await runCli(['tool-schema', ...argv], memory.io, table)).toBe(0);
+    const definition = JSON.parse(memory.stdout()) as { description: string };
+    expect(definition).toEqual(askToolDefinitionFor(policy));
+    expect(definition.description).toContain(sentence);
+    for (const other of [NO_ANSWER, RECOMMENDED_ONLY, OR_FIRST].filter((text) => text !== sentence))
+      expect(definition.description).not.toContain(other);
+  });
+
+  it.for([
+    [{ ASK_TIMEOUT_POLICY: 'first' }, [], 'ASK_TIMEOUT_POLICY="first" is not a timeout policy'],
+    [{}, ['--policy', 'never'], '--policy="never" is not a timeout policy'],
+    [{}, ['extra'], 'takes no arguments but --policy'],
+  ] as const)('refuses %j %j with one line and exit 2', async ([env, argv, message]) => {
+    const memory = memoryIo();
+    expect(await runCli(['tool-schema', ...argv], memory.io, { 'tool-schema': toolSchemaCommand(env) })).toBe(
+      2,
+    );
+    expect(memory.stderr()).toContain(message);
+    expect(memory.stdout()).toBe('');
   });
 });

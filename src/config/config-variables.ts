@@ -74,6 +74,16 @@ export const CONFIG_VARIABLES = [
     secret: false,
   },
   {
+    name: 'METRICS_TOKEN',
+    group: 'Redis and HTTP',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'Bearer token that GET /metrics requires (Authorization: Bearer <token>, compared in constant time; 401 without it), at least 32 characters (openssl rand -hex 32). Unset: /metrics answers anyone who reaches PORT.',
+    secret: true,
+  },
+  {
     name: 'REDIS_URL',
     group: 'Redis and HTTP',
     required: false,

@@ -192,6 +192,12 @@ export function createEnvSchema(options: EnvSchemaOptions) {
 
     // HTTP and Redis
     const port = parseInteger('PORT', 0, 65_535);
+    const metricsToken = raw.METRICS_TOKEN ?? null;
+    if (metricsToken !== null && metricsToken.length < API_TOKEN_MIN_LENGTH)
+      problem(
+        'METRICS_TOKEN',
+        `METRICS_TOKEN is ${metricsToken.length} characters; use at least ${API_TOKEN_MIN_LENGTH} (e.g. openssl rand -hex 32), or unset it`,
+      );
     const redisUrl = withDefault('REDIS_URL');
     if (parseHttpUrl(redisUrl, ['redis:', 'rediss:']) === null) {
       problem(
@@ -442,7 +448,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
 
     return {
       slack,
-      http: { port },
+      http: { port, metricsToken },
       redis: { url: redisUrl },
       model,
       systemPrompt,

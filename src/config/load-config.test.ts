@@ -32,7 +32,7 @@ describe('loadConfig: valid environments', () => {
         signingSecret: null,
         apiUrl: null,
       },
-      http: { port: 3000 },
+      http: { port: 3000, metricsToken: null },
       redis: { url: 'redis://127.0.0.1:6379' },
       model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5', apiKey: 'sk-ant-api03-abcdef' },
       systemPrompt: DEFAULT_SYSTEM_PROMPT,
@@ -70,6 +70,7 @@ describe('loadConfig: valid environments', () => {
       SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5',
       SLACK_API_URL: 'http://127.0.0.1:4000',
       PORT: '8080',
+      METRICS_TOKEN: 'm'.repeat(32),
       REDIS_URL: 'redis://:pw@redis:6379/2',
       MODEL: 'openai:gpt-4.1',
       OPENAI_API_KEY: 'sk-proj-1',
@@ -93,7 +94,7 @@ describe('loadConfig: valid environments', () => {
         signingSecret: '8f742231b10e8888abcd99yyyzzz85a5',
         apiUrl: 'http://127.0.0.1:4000/api/',
       },
-      http: { port: 8080 },
+      http: { port: 8080, metricsToken: 'm'.repeat(32) },
       redis: { url: 'redis://:pw@redis:6379/2' },
       model: {
         provider: 'openai',
@@ -333,6 +334,18 @@ describe('loadConfig: problems', () => {
     expect((caught as InvalidConfigError).message).toContain(
       'SYSTEM_PROMPT_FILE=/missing.md cannot be read (ENOENT)',
     );
+  });
+
+  it('METRICS_TOKEN: at least 32 characters, named without its value when shorter', () => {
+    const error = problemsOf({ ...socketEnv, METRICS_TOKEN: 'short-SECRET-metrics' });
+    expect(error.problems).toEqual([
+      {
+        variable: 'METRICS_TOKEN',
+        message: 'METRICS_TOKEN is 20 characters; use at least 32 (e.g. openssl rand -hex 32), or unset it',
+      },
+    ]);
+    expect(JSON.stringify({ message: error.message, fields: error.fields })).not.toContain('SECRET');
+    expect(loadConfig({ ...socketEnv, METRICS_TOKEN: '  ' }).http.metricsToken).toBeNull();
   });
 
   it('never puts a secret value in a message', () => {

@@ -61,6 +61,8 @@ export interface Config {
   http: {
     /** TCP port of the HTTP server (Slack HTTP mode, /healthz, /readyz, /metrics); 0 picks a free port. */
     port: number;
+    /** The bearer token `GET /metrics` requires (`METRICS_TOKEN`), or null: /metrics is open. Secret. */
+    metricsToken: string | null;
   };
   redis: {
     /** `redis://` or `rediss://` URL; may hold a password (log it only through `redactUrl`). */

@@ -72,7 +72,9 @@ export async function checkRedisServer(
         detail:
           result.version === null
             ? 'unknown (INFO and HELLO refused)'
-            : `${result.version} (needs ${MIN_REDIS_VERSION} or newer)`,
+            : result.valkeyVersion !== null
+              ? `Valkey ${result.valkeyVersion}, Redis-compatible ${result.version} (needs ${MIN_REDIS_VERSION} or newer)`
+              : `${result.version} (needs ${MIN_REDIS_VERSION} or newer)`,
         ...(versionProblem !== undefined
           ? { fix: versionProblem }
           : versionWarning !== undefined

@@ -7,8 +7,13 @@ export const MIN_REDIS_VERSION = '6.2.0';
 export interface RedisCheckResult {
   /** True when there are no problems (warnings allowed). */
   ok: boolean;
-  /** `redis_version` as reported (e.g. `7.4.2`), or null when it could not be read. */
+  /**
+   * `redis_version` as reported (e.g. `7.4.2`), or null when it could not be read. Valkey reports the Redis
+   * version it is compatible with (`7.2.4`) here; this is the one the version rule checks.
+   */
   version: string | null;
+  /** `valkey_version` when the server is Valkey (e.g. `8.1.1`), else null. */
+  valkeyVersion: string | null;
   /** `maxmemory-policy` (e.g. `noeviction`), or null when it could not be read. */
   policy: string | null;
   /** Each a full sentence with why it matters and how to fix it. Start-up refuses when non-empty. */
@@ -34,10 +39,16 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-async function readVersion(redis: Redis): Promise<string | null> {
+/**
+ * The Redis version (and Valkey's own version) from `INFO server`, else from `HELLO 2`. Valkey answers both
+ * with the Redis version it is compatible with (`redis_version:7.2.4`, HELLO `version` `7.2.4`) and adds
+ * `valkey_version` to INFO.
+ */
+async function readVersion(redis: Redis): Promise<{ version: string | null; valkeyVersion: string | null }> {
   try {
-    const version = infoField(await redis.info('server'), 'redis_version');
-    if (version !== null) return version;
+    const info = await redis.info('server');
+    const version = infoField(info, 'redis_version');
+    if (version !== null) return { version, valkeyVersion: infoField(info, 'valkey_version') };
   } catch {
     // INFO may be forbidden by ACL; HELLO is allowed to every authenticated connection.
   }
@@ -45,12 +56,13 @@ async function readVersion(redis: Redis): Promise<string | null> {
     const reply = await redis.call('HELLO', '2');
     if (Array.isArray(reply)) {
       const index = reply.findIndex((item) => String(item) === 'version');
-      if (index >= 0 && reply[index + 1] !== undefined) return String(reply[index + 1]);
+      if (index >= 0 && reply[index + 1] !== undefined)
+        return { version: String(reply[index + 1]), valkeyVersion: null };
     }
   } catch {
     // Redis before 6 has no HELLO.
   }
-  return null;
+  return { version: null, valkeyVersion: null };
 }
 
 async function readPolicy(redis: Redis): Promise<string | null> {
@@ -71,7 +83,8 @@ async function readPolicy(redis: Redis): Promise<string | null> {
 
 /**
  * Checks that a Redis server is fit for holdpoint (CASES C16):
- * - version from `INFO server` (fallback `HELLO 2`); older than {@link MIN_REDIS_VERSION} is a problem;
+ * - version from `INFO server` (fallback `HELLO 2`); older than {@link MIN_REDIS_VERSION} is a problem.
+ *   Valkey (7.2 and later) passes: it reports `redis_version:7.2.4`, and its own `valkey_version` is kept;
  * - `maxmemory-policy` from `INFO memory` (fallback `CONFIG GET maxmemory-policy`); anything but
  *   `noeviction` is a problem, because BullMQ job locks and paused turns are keys Redis could then evict;
  * - a value that cannot be read (ACL, managed Redis) gives one warning each, not a problem.
@@ -82,7 +95,7 @@ async function readPolicy(redis: Redis): Promise<string | null> {
  */
 export async function checkRedis(redis: Redis): Promise<RedisCheckResult> {
   await redis.ping();
-  const version = await readVersion(redis);
+  const { version, valkeyVersion } = await readVersion(redis);
   const policy = await readPolicy(redis);
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -104,5 +117,5 @@ export async function checkRedis(redis: Redis): Promise<RedisCheckResult> {
       `Redis maxmemory-policy is ${policy}, but holdpoint needs noeviction: with any other policy Redis may evict BullMQ job locks and paused turns under memory pressure, losing or duplicating work. Fix: set "maxmemory-policy noeviction" in redis.conf, start redis-server with --maxmemory-policy noeviction (as docker-compose.yml does), or run CONFIG SET maxmemory-policy noeviction (and CONFIG REWRITE).`,
     );
   }
-  return { ok: problems.length === 0, version, policy, problems, warnings };
+  return { ok: problems.length === 0, version, valkeyVersion, policy, problems, warnings };
 }

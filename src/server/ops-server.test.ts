@@ -114,3 +114,67 @@ describe('startHttpServer: slow clients', () => {
     expect(body.closedAfterMs).toBeLessThan(5000);
   });
 });
+
+describe('startHttpServer: METRICS_TOKEN', () => {
+  const TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
+  const PROMETHEUS = '# HELP holdpoint_asks_open Open asks.\nholdpoint_asks_open 0\n';
+
+  async function serveMetrics(metricsToken: string | null | undefined) {
+    const server = await startHttpServer({
+      port: 0,
+      host: '127.0.0.1',
+      readiness: [{ name: 'redis', check: async () => ({ ok: true }) }],
+      metrics: async () => ({ contentType: 'text/plain; version=0.0.4', body: PROMETHEUS }),
+      metricsToken,
+      slack: null,
+      slackPath: '/slack/events',
+    });
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const get = (url: string, authorization?: string) =>
+    fetch(url, authorization === undefined ? {} : { headers: { authorization } });
+
+  it.for([
+    ['no Authorization header', undefined],
+    ['a wrong token', `Bearer ${TOKEN.slice(0, -1)}x`],
+    ['the token with a suffix', `Bearer ${TOKEN}x`],
+    ['a prefix of the token', `Bearer ${TOKEN.slice(0, 10)}`],
+    ['the token as Basic', `Basic ${TOKEN}`],
+    ['the token without a scheme', TOKEN],
+    ['an empty bearer', 'Bearer '],
+  ] as const)('refuses /metrics with 401 for %s', async ([, authorization]) => {
+    const base = await serveMetrics(TOKEN);
+    const response = await get(`${base}/metrics`, authorization);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+    const text = await response.text();
+    expect(text).not.toContain('holdpoint_asks_open');
+    expect(text).not.toContain(TOKEN);
+  });
+
+  it.for([`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `Bearer  ${TOKEN} `])(
+    'serves /metrics for the right token (%j)',
+    async (authorization) => {
+      const base = await serveMetrics(TOKEN);
+      const response = await get(`${base}/metrics`, authorization);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(PROMETHEUS);
+    },
+  );
+
+  it('leaves /healthz and /readyz open (the health checks send no token)', async () => {
+    const base = await serveMetrics(TOKEN);
+    expect((await get(`${base}/healthz`)).status).toBe(200);
+    const ready = await get(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: [{ name: 'redis', ok: true }] });
+  });
+
+  it.for([null, undefined, ''])('without a token (%j) /metrics is open', async (metricsToken) => {
+    const base = await serveMetrics(metricsToken);
+    const response = await get(`${base}/metrics`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(PROMETHEUS);
+  });
+});

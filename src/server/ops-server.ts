@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { authenticate } from '../api/bearer-auth.js';
 
 /** One readiness check: a name and whether it passes (with a short reason when it does not). */
 export interface ReadinessCheck {
@@ -15,6 +16,11 @@ export interface HttpServerOptions {
   readiness: ReadinessCheck[];
   /** Prometheus text and its content type. */
   metrics(): Promise<{ contentType: string; body: string }>;
+  /**
+   * The bearer token `GET /metrics` requires (`METRICS_TOKEN`): without `Authorization: Bearer <it>` the
+   * answer is 401. Null or absent: /metrics is open.
+   */
+  metricsToken?: string | null;
   /** Slack's request listener in HTTP mode (verifies signatures itself); null in Socket Mode. */
   slack: RequestListener | null;
   slackPath: string;
@@ -73,10 +79,12 @@ function runGuarded(
 /**
  * The process's one HTTP server: `GET /healthz` (the process is alive), `GET /readyz` (every readiness
  * check passes: Redis reachable, workers running, Slack connected; 503 with the failing ones otherwise),
- * `GET /metrics` (Prometheus), and in HTTP mode Slack's `POST /slack/events`.
+ * `GET /metrics` (Prometheus; with `metricsToken`, only for `Authorization: Bearer <token>`, compared in
+ * constant time, else 401), and in HTTP mode Slack's `POST /slack/events`.
  * @returns the listening server (`address().port` is the bound port when `port` was 0).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<Server> {
+  const metricsTokens = options.metricsToken ? [{ name: 'metrics', token: options.metricsToken }] : [];
   const route: RequestListener = (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/healthz') {
@@ -104,6 +112,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
       return;
     }
     if (req.method === 'GET' && path === '/metrics') {
+      if (metricsTokens.length > 0 && authenticate(req.headers.authorization, metricsTokens) === null) {
+        res.writeHead(401, {
+          'content-type': 'application/json',
+          'www-authenticate': 'Bearer realm="metrics"',
+        });
+        res.end(
+          JSON.stringify({ error: 'unauthorized: /metrics needs Authorization: Bearer <METRICS_TOKEN>' }),
+        );
+        return;
+      }
       void options
         .metrics()
         .then(({ contentType, body }) => {

@@ -70,6 +70,10 @@ describe('production start-up', () => {
     expect(result.stderr).toContain('ECONNREFUSED');
     expect(result.stderr).not.toMatch(/maxRetriesPerRequest/);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/"stack"|\n\s+at /);
+    // One readable line; the reconnect warnings that led to it are not printed before it.
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^holdpoint cannot start: cannot reach Redis/);
   });
 
   it('a Slack Web API that cannot be reached is not reported as a rejected token', async () => {
@@ -81,17 +85,25 @@ describe('production start-up', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('cannot reach the Slack Web API');
     expect(result.stderr).not.toContain('rejected SLACK_BOT_TOKEN');
+    // One readable line: no plain "[WARN] web-api:" retry lines, and no JSON before it.
+    expect(result.stderr).not.toContain('[WARN]');
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('a bot token Slack refuses is reported as such', async () => {
     const result = await runProductionAppToExit({ ...(await env()), SLACK_BOT_TOKEN: 'xoxb-wrong-token' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Slack rejected SLACK_BOT_TOKEN (auth.test: invalid_auth)');
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('serves /healthz, /readyz and /metrics (with holdpoint_asks_open); SIGTERM exits 0', async () => {
     const app = await startProductionApp(await env());
     try {
+      // The start-up lines held back while it started are all out once it is ready.
+      await app.waitForLog((line) => line.msg === 'connected to Slack', 2000);
       expect(await app.get('/healthz')).toMatchObject({ status: 200 });
       const ready = await app.get('/readyz');
       expect(ready.status).toBe(200);
@@ -100,6 +112,26 @@ describe('production start-up', () => {
       const metrics = await app.get('/metrics');
       expect(metrics.status).toBe(200);
       expect(metrics.body).toMatch(/^holdpoint_asks_open \d+$/m);
+    } finally {
+      expect(await app.stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    }
+  });
+
+  it('with METRICS_TOKEN, /metrics needs it as a bearer token; /healthz and /readyz stay open', async () => {
+    const token = 'metrics-e2e-0123456789abcdefghijklmnopqrstuv';
+    const app = await startProductionApp(await env({ METRICS_TOKEN: token }));
+    try {
+      expect((await app.get('/readyz')).status).toBe(200);
+      const refused = await app.get('/metrics');
+      expect(refused.status).toBe(401);
+      expect(refused.body).not.toMatch(/holdpoint_asks_open/);
+      const wrong = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: 'Bearer nope' } });
+      expect(wrong.status).toBe(401);
+      const allowed = await fetch(`${app.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(allowed.status).toBe(200);
+      expect(await allowed.text()).toMatch(/^holdpoint_asks_open \d+$/m);
     } finally {
       expect(await app.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     }

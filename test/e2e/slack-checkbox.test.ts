@@ -112,4 +112,53 @@ describe('Slack end to end: checkbox multi-select', () => {
     const ref = askRefOf(ask);
     expect((await h.store.getAsk(ref.turnId, ref.askId))?.status).toBe('open');
   });
+
+  it.for([
+    ['without the checkboxes in the state', undefined],
+    ['with ticks of no option of the question', ['3', 'x']],
+  ] as const)(
+    'an empty Submit %s: a hint, nothing recorded, and a real Submit after it counts',
+    async ([, ticked]) => {
+      const model = askingModel(ASK);
+      harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
+      const h = harness;
+      const ask = await mentionAndWaitForAsk(h, { eventId: `EvChk3${ticked === undefined ? 'a' : 'b'}` });
+      const ref = askRefOf(ask);
+      // The question has options 0-2: value 3 is in range for an ask but names none of them, x is no index.
+      const [blockId] = Object.keys(
+        (checkboxStateFromBlocks(ask.blocks, 'hp.checks.0', []) as { values: object }).values,
+      );
+      const state = {
+        values: {
+          [blockId ?? '']: {
+            'hp.checks.0': {
+              type: 'checkboxes',
+              selected_options: (ticked ?? []).map((value) => ({ value })),
+            },
+          },
+        },
+      };
+      const empty = clickRequest(h, ask, 'U0BOB', 'hp.submit.0', ticked === undefined ? {} : { state });
+      expect((await h.send(empty)).status).toBe(200);
+      await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the hint');
+      expect(h.fake.ephemerals[0]?.text).toBe(
+        'Pick at least one option, then press Submit. Nothing was changed.',
+      );
+      expect(h.fake.ephemerals[0]?.user).toBe('U0BOB');
+      const stillOpen = await h.store.getAsk(ref.turnId, ref.askId);
+      expect(stillOpen).toMatchObject({ status: 'open', resolutions: [null] });
+      expect(h.fake.callsTo('chat.update')).toHaveLength(0);
+      expect(JSON.stringify(h.fake.calls.map((call) => call.args))).not.toContain('Nothing selected');
+
+      const real = clickRequest(h, ask, 'U0BOB', 'hp.submit.0', {
+        state: checkboxStateFromBlocks(ask.blocks, 'hp.checks.0', ['1']),
+      });
+      expect((await h.send(real)).status).toBe(200);
+      await waitFor(async () => finalReplies(h).length === 1, 15_000, 'the final reply');
+      expect(askResultsSeen(model.prompts)[0]?.[0]).toMatchObject({
+        status: 'answered',
+        selected: ['canary'],
+      });
+    },
+  );
 });

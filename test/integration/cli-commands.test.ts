@@ -3,6 +3,8 @@
  * preview-ask's JSON is posted to the fake Slack Web API, which rejects Block Kit that Slack would reject.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +43,18 @@ const twoQuestions = {
     },
   ],
 };
+
+describe('holdpoint --version as a process', () => {
+  it('prints the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-v']) {
+      const run = await runHoldpoint([flag]);
+      expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+});
 
 describe('holdpoint preview-ask as a process', () => {
   it('prints a message the (fake) Slack accepts as is', async () => {

@@ -255,6 +255,7 @@ async function handleAction(
   }
   let selected: string[];
   if (kind.kind === 'submit') {
+    // An empty Submit is refused with a hint: it would record "Nothing selected" as a person's answer.
     const indexes = selectedCheckboxIndexes(payload.state?.values, questionIndex) ?? [];
     selected = indexes.flatMap((index) => (question.options?.[index] ? [question.options[index].label] : []));
     if (selected.length === 0) {
@@ -263,7 +264,7 @@ async function handleAction(
         client,
         deps.engine.log,
         target,
-        'Tick at least one option, then press Submit. Nothing was changed.',
+        'Pick at least one option, then press Submit. Nothing was changed.',
       );
       return;
     }

@@ -100,7 +100,7 @@ describe('preview-ask', () => {
     expect(run.code).toBe(0);
     const onlyRecommended = JSON.parse(run.stdout) as { blocks: Block[] };
     expect(contextTexts(onlyRecommended.blocks)).toContain(
-      "⏱ No answer within 2 min? I'll go on without an answer and say so.",
+      "⏱ No answer within 1 min 30 s? I'll go on without an answer and say so.",
     );
   });
 

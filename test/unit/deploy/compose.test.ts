@@ -50,10 +50,16 @@ function envFiles(entry: z.infer<typeof service>): string[] {
 }
 
 describe('docker-compose.yml: redis', () => {
-  it('pins an exact image tag of Redis 6.2 or newer', () => {
-    expect(redis.image).toMatch(/^redis:(\d+)\.(\d+)\.(\d+)(-[a-z0-9]+)?$/);
-    const [major, minor] = (redis.image ?? '').replace('redis:', '').split('.').map(Number);
-    expect((major ?? 0) * 100 + (minor ?? 0)).toBeGreaterThanOrEqual(602);
+  it('runs a pinned BSD-licensed Valkey (7.2 or newer, which reports redis_version 7.2.4), not the RSALv2/SSPL redis image', () => {
+    const match = /^valkey\/valkey:(\d+)\.(\d+)(?:\.\d+)?-alpine$/.exec(redis.image ?? '');
+    expect(match, redis.image).not.toBeNull();
+    const [major, minor] = [Number(match?.[1]), Number(match?.[2])];
+    expect(major * 100 + minor).toBeGreaterThanOrEqual(702);
+    expect(redis.image).not.toMatch(/^redis:/);
+    expect(redis.command?.[0]).toBe('valkey-server');
+    // Why it is not the redis image is said where the next person will look.
+    expect(composeText).toMatch(/BSD-3-Clause/);
+    expect(composeText).toMatch(/RSALv2\/SSPL/);
   });
 
   it('runs with append-only persistence every second and noeviction', () => {
@@ -78,9 +84,10 @@ describe('docker-compose.yml: redis', () => {
       '--maxmemory-policy',
       'noeviction',
     ]);
-    expect(
-      redisFlagsFromCompose('services:\n  redis:\n    command: redis-server --appendonly yes\n'),
-    ).toEqual(['--appendonly', 'yes']);
+    for (const program of ['redis-server', 'valkey-server'])
+      expect(
+        redisFlagsFromCompose(`services:\n  redis:\n    command: ${program} --appendonly yes\n`),
+      ).toEqual(['--appendonly', 'yes']);
   });
 
   it('keeps its data in a named volume at /data and has a ping health check', () => {
@@ -88,7 +95,7 @@ describe('docker-compose.yml: redis', () => {
     const [name, path] = (volume ?? '').split(':');
     expect(path).toBe('/data');
     expect(Object.keys(compose.volumes)).toContain(name);
-    expect(redis.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(redis.healthcheck?.test).toEqual(['CMD', 'valkey-cli', 'ping']);
     expect(redis.restart).toBe('unless-stopped');
   });
 });
@@ -115,12 +122,17 @@ describe('docker-compose.yml: holdpoint and worker', () => {
   it.each([
     ['holdpoint', holdpoint],
     ['worker', worker],
-  ] as const)('%s: health check hits /healthz with node (no curl in slim images)', (_name, entry) => {
-    const test = entry.healthcheck?.test;
-    expect(Array.isArray(test) ? test.slice(0, 3) : test).toEqual(['CMD', 'node', '-e']);
-    expect(Array.isArray(test) ? test[3] : '').toContain('/healthz');
-    expect(Array.isArray(test) ? test[3] : '').toContain('process.env.PORT || 3000');
-  });
+  ] as const)(
+    '%s: health check hits /readyz (healthy = ready) with node (no curl in slim images)',
+    (_name, entry) => {
+      const test = entry.healthcheck?.test;
+      expect(Array.isArray(test) ? test.slice(0, 3) : test).toEqual(['CMD', 'node', '-e']);
+      expect(Array.isArray(test) ? test[3] : '').toContain("'/readyz'");
+      expect(Array.isArray(test) ? test[3] : '').not.toContain('/healthz');
+      expect(Array.isArray(test) ? test[3] : '').toContain('r.ok ? 0 : 1');
+      expect(Array.isArray(test) ? test[3] : '').toContain('process.env.PORT || 3000');
+    },
+  );
 
   it.each([
     ['holdpoint', holdpoint],
@@ -209,7 +221,7 @@ describe('Dockerfile', () => {
     expect(runtime.some((line) => /^RUN npm ci --omit=dev/.test(line))).toBe(true);
     expect(runtime).toContain('COPY --from=build /app/dist ./dist');
     expect(runtime).toContain('USER node');
-    expect(runtime.some((line) => line.startsWith('HEALTHCHECK ') && line.includes('/healthz'))).toBe(true);
+    expect(runtime.some((line) => line.startsWith('HEALTHCHECK ') && line.includes("'/readyz'"))).toBe(true);
     expect(runtime.at(-1)).toBe('CMD ["node", "dist/src/main.js"]');
   });
 

@@ -43,3 +43,56 @@ describe('checkRedis version rule', () => {
     },
   );
 });
+
+/** `INFO server` as Valkey 8.1 answers it (abridged): the Redis version it is compatible with, and its own. */
+const VALKEY_INFO = [
+  '# Server',
+  'redis_version:7.2.4',
+  'server_name:valkey',
+  'valkey_version:8.1.1',
+  'valkey_release_stage:ga',
+  'redis_git_sha1:00000000',
+  'redis_mode:standalone',
+  'os:Linux 6.1.0 x86_64',
+  '',
+].join('\r\n');
+
+describe('checkRedis on Valkey (the compose image)', () => {
+  function fakeValkey(serverInfo: string, hello: unknown[] | null): Redis {
+    const fake = {
+      ping: async () => 'PONG',
+      info: async (section: string) => {
+        if (section === 'server' && hello !== null) throw new Error('NOPERM this user has no permissions');
+        return section === 'server' ? serverInfo : '# Memory\r\nmaxmemory_policy:noeviction\r\n';
+      },
+      call: async (command: string) => {
+        if (command === 'HELLO' && hello !== null) return hello;
+        throw new Error('not expected');
+      },
+    };
+    return fake as unknown as Redis;
+  }
+
+  it('accepts Valkey 8.1 by its redis_version 7.2.4 and keeps valkey_version', async () => {
+    const result = await checkRedis(fakeValkey(VALKEY_INFO, null));
+    expect(result).toMatchObject({
+      ok: true,
+      version: '7.2.4',
+      valkeyVersion: '8.1.1',
+      policy: 'noeviction',
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('accepts Valkey when INFO is refused and HELLO answers (server "redis", version 7.2.4)', async () => {
+    const hello = ['server', 'redis', 'version', '7.2.4', 'proto', 2, 'id', 5, 'mode', 'standalone'];
+    const result = await checkRedis(fakeValkey(VALKEY_INFO, hello));
+    expect(result).toMatchObject({ ok: true, version: '7.2.4', valkeyVersion: null });
+  });
+
+  it('a plain Redis has no valkeyVersion', async () => {
+    const result = await checkRedis(fakeRedis('7.4.2', 'noeviction'));
+    expect(result.valkeyVersion).toBeNull();
+  });
+});
