@@ -358,7 +358,7 @@ export async function startRuntime(
         stalledInterval: tuning.stalledInterval,
         ...(config.api.webhookSecret !== null
           ? {
-              deliverWebhook: (scope: string, askId: string) =>
+              deliverWebhook: (scope: string, askId: string, questionIndex?: number) =>
                 deliverWebhook(
                   {
                     store: workerStore,
@@ -369,6 +369,7 @@ export async function startRuntime(
                   },
                   scope,
                   askId,
+                  questionIndex,
                 ),
             }
           : {}),

@@ -190,7 +190,7 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
   // (snooze, "Ask someone else…") is shown to everyone and checked on click.
   if (ask.status === 'open') {
     const cancel = cancelableInConversation(ask.waiter) ? cancelButton(ask) : null;
-    const menu = menuElement(ask);
+    const menu = menuElement({ ...ask, deadline, shownAt: ask.shownAt ?? options.now ?? null });
     if (cancel || menu)
       blocks.push({
         type: 'actions',

@@ -1,0 +1,263 @@
+/**
+ * Reaching people on the built app (`node dist/src/main.js`, fake Slack, real Redis and BullMQ), through the
+ * ask API and signed Slack interactions: the message mentions who may answer (never a broadcast) and says
+ * when it resolves; reminders go to the thread at 50% and 90% naming only who has not answered; the
+ * overflow menu's snooze moves the deadline and says who did it; a 2-of-3 quorum counts distinct people;
+ * after an assumed resolution "Change answer" records a late answer once, shows it, returns it from
+ * `GET /v1/asks/{id}` and sends one signed `ask.overridden` webhook.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
+import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
+import { freePort, type RedisServerHandle } from '../support/redis-server.js';
+import { TEST_SIGNING_SECRET } from '../support/slack-harness.js';
+import {
+  blockActionRequest,
+  buttonActionFromBlocks,
+  viewSubmissionRequest,
+} from '../support/slack-payloads.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
+import { type ProductionApp, startProductionApp } from './support/production-app.js';
+import { productionEnv, startComposeRedis } from './support/production-env.js';
+
+const TOKEN = 'f'.repeat(40);
+const SECRET = 'w'.repeat(40);
+const QUESTIONS = [{ header: 'Deploy', question: 'Ship 2.41?', options: ['Ship it (Recommended)', 'Hold'] }];
+type Json = Record<string, unknown>;
+
+let redis: RedisServerHandle;
+let fake: FakeSlack;
+let replay: ModelReplay;
+const running: ProductionApp[] = [];
+
+beforeAll(async () => {
+  [redis, fake, replay] = await Promise.all([startComposeRedis(), startFakeSlack(), startModelReplay()]);
+});
+afterAll(async () => {
+  await Promise.all([replay?.close(), fake?.close(), redis?.stop()]);
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((app) => app.stop('SIGKILL')));
+});
+
+async function start(env: Record<string, string> = {}): Promise<ProductionApp> {
+  const app = await startProductionApp(
+    productionEnv({
+      fake,
+      replay,
+      redisUrl: redis.url,
+      port: await freePort(),
+      model: 'anthropic',
+      env: { ROLE: 'all', API_TOKENS: `release:${TOKEN}`, WEBHOOK_SECRET: SECRET, ...env },
+    }),
+  );
+  running.push(app);
+  return app;
+}
+
+async function api(app: ProductionApp, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${app.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Json };
+}
+
+async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > ms) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function messageText(ts: string): string {
+  const message = fake.message('C0OPS', ts);
+  return JSON.stringify(message?.blocks ?? []) + (message?.text ?? '');
+}
+
+async function click(app: ProductionApp, ts: string, user: string, action: Json): Promise<number> {
+  const blocks = fake.message('C0OPS', ts)?.blocks;
+  const request = blockActionRequest(
+    { user, channel: 'C0OPS', actions: [action], message: { ts, blocks } },
+    { secret: TEST_SIGNING_SECRET },
+  );
+  return (await app.send(request)).status;
+}
+
+function button(ts: string, actionId: string): Json {
+  return buttonActionFromBlocks(fake.message('C0OPS', ts)?.blocks, actionId);
+}
+
+/** The overflow action Slack sends when `label` is picked in the ask's menu. */
+function menuChoice(ts: string, label: string): Json {
+  for (const block of (fake.message('C0OPS', ts)?.blocks ?? []) as Json[]) {
+    for (const element of (block.elements ?? []) as Json[]) {
+      if (element.type !== 'overflow') continue;
+      const option = (element.options as Json[]).find((o) => (o.text as Json).text === label);
+      if (option)
+        return {
+          type: 'overflow',
+          action_id: element.action_id,
+          block_id: block.block_id,
+          selected_option: option,
+          action_ts: `${Math.floor(Date.now() / 1000)}.000100`,
+        };
+    }
+  }
+  throw new Error(`no menu option ${label}`);
+}
+
+function threadReplies(ts: string) {
+  return fake.messagesIn('C0OPS', ts).filter((message) => message.ts !== ts);
+}
+
+describe('reaching people on the built app', () => {
+  it('mentions who may answer (never a broadcast), reminds at 50% and 90% only who has not answered, then stops', async () => {
+    fake.seedUserGroup('S0SRE', ['U0DAN']);
+    const app = await start({ ASK_REMINDERS: '50%,90%' });
+    const created = await api(app, 'POST', '/v1/asks', {
+      channel: 'C0OPS',
+      timeout: '4s',
+      answerers: ['U0ALICE', 'U0BOB', 'S0SRE'],
+      questions: [...QUESTIONS, { header: 'Notes', question: 'Post the notes?', options: ['Yes', 'No'] }],
+    });
+    expect(created.status).toBe(201);
+    const ts = String(created.body.ts);
+    const shown = messageText(ts);
+    expect(shown).toContain('Who can answer: <@U0ALICE>, <@U0BOB>, <!subteam^S0SRE>');
+    expect(shown).toMatch(/<!date\^\d+\^\{date_short_pretty\} at \{time\}\|[^>]+> \(in \d+ s/);
+    expect(shown).not.toMatch(/<!(channel|here|everyone)/);
+    // Bob answers the first question: the reminders do not name him.
+    expect(await click(app, ts, 'U0BOB', button(ts, 'hp.option.0.0'))).toBe(200);
+
+    const reminders = await until(() => (threadReplies(ts).length >= 2 ? threadReplies(ts) : false), 10_000);
+    for (const reminder of reminders) {
+      expect(reminder.text).toContain(
+        '<@U0ALICE>, <!subteam^S0SRE>: still waiting for your answer to *Post the notes?*',
+      );
+      expect(reminder.text).not.toContain('U0BOB');
+      expect(reminder.text).not.toMatch(/<!(channel|here|everyone)/);
+    }
+    const resolved = await api(app, 'GET', `/v1/asks/${created.body.id}?wait=10`);
+    expect(resolved.body.status).toBe('resolved');
+    // Past the deadline: nothing more is posted in the thread.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(threadReplies(ts)).toHaveLength(2);
+  });
+
+  it('the menu snoozes the deadline for an allowed person and says who did; others are refused', async () => {
+    const app = await start();
+    const created = await api(app, 'POST', '/v1/asks', {
+      channel: 'C0OPS',
+      timeout: '10m',
+      answerers: ['U0ALICE'],
+      questions: QUESTIONS,
+    });
+    const ts = String(created.body.ts);
+    const before = Date.parse(String(created.body.deadline));
+    expect(await click(app, ts, 'U0MALLORY', menuChoice(ts, '+15 min'))).toBe(200);
+    await until(() => fake.ephemerals.some((e) => e.user === 'U0MALLORY'));
+    expect((await api(app, 'GET', `/v1/asks/${created.body.id}`)).body.deadline).toBe(created.body.deadline);
+
+    expect(await click(app, ts, 'U0ALICE', menuChoice(ts, '+15 min'))).toBe(200);
+    const after = await until(async () => {
+      const view = await api(app, 'GET', `/v1/asks/${created.body.id}`);
+      return view.body.deadline !== created.body.deadline ? view.body : false;
+    });
+    expect(Date.parse(String(after.deadline)) - before).toBe(15 * 60_000);
+    await until(() => messageText(ts).includes('extended by <@U0ALICE>'));
+  });
+
+  it('a 2-of-3 quorum counts distinct people: a repeat click does not count, the second person resolves it', async () => {
+    const app = await start();
+    const created = await api(app, 'POST', '/v1/asks', {
+      channel: 'C0OPS',
+      quorum: 2,
+      answerers: ['U0ALICE', 'U0BOB', 'U0CAROL'],
+      questions: QUESTIONS,
+    });
+    const ts = String(created.body.ts);
+    const id = String(created.body.id);
+    expect(await click(app, ts, 'U0ALICE', button(ts, 'hp.option.0.0'))).toBe(200);
+    await until(() => messageText(ts).includes('1 of 2'));
+    expect(await click(app, ts, 'U0ALICE', button(ts, 'hp.option.0.0'))).toBe(200);
+    await until(() =>
+      fake.ephemerals.some((e) => e.user === 'U0ALICE' && e.text.includes('each person counts once')),
+    );
+    expect((await api(app, 'GET', `/v1/asks/${id}`)).body.status).toBe('open');
+    expect(await click(app, ts, 'U0BOB', button(ts, 'hp.option.0.0'))).toBe(200);
+    const view = await api(app, 'GET', `/v1/asks/${id}?wait=10`);
+    expect(view.body).toMatchObject({ status: 'resolved' });
+    expect(view.body.answers).toMatchObject([{ selected: ['Ship it'], answeredBy: 'U0BOB' }]);
+  });
+
+  it('after an assumed resolution, Change answer records a late answer once, shows it, returns it and sends ask.overridden once', async () => {
+    const receiver = await startWebhookReceiver(SECRET, (_index, res) => res.writeHead(200).end());
+    try {
+      const app = await start();
+      const created = await api(app, 'POST', '/v1/asks', {
+        channel: 'C0OPS',
+        timeout: '1s',
+        answerers: ['U0ALICE'],
+        callbackUrl: receiver.url,
+        questions: QUESTIONS,
+      });
+      const ts = String(created.body.ts);
+      const id = String(created.body.id);
+      expect((await api(app, 'GET', `/v1/asks/${id}?wait=10`)).body.status).toBe('resolved');
+      await until(() => messageText(ts).includes('hp.change.0'));
+      const opened = fake.callsTo('views.open').length;
+      expect(await click(app, ts, 'U0ALICE', button(ts, 'hp.change.0'))).toBe(200);
+      const view = await until(() => fake.callsTo('views.open')[opened]?.args.view as Json | undefined);
+      const metadata = String(view.private_metadata);
+      const submit = () =>
+        app.send(
+          viewSubmissionRequest(
+            {
+              user: 'U0ALICE',
+              callbackId: 'hp.modal.change',
+              privateMetadata: metadata,
+              values: {
+                'hp.change': {
+                  'hp.change.choice': { type: 'radio_buttons', selected_option: { value: '1' } },
+                },
+              },
+            },
+            { secret: TEST_SIGNING_SECRET },
+          ),
+        );
+      const [first, second] = await Promise.all([submit(), submit()]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const changed = await until(async () => {
+        const got = await api(app, 'GET', `/v1/asks/${id}`);
+        return (got.body.overrides as unknown[]).length > 0 ? got.body : false;
+      });
+      expect(changed.overrides).toMatchObject([
+        { questionIndex: 0, assumed: ['Ship it'], selected: ['Hold'], other: null, by: 'U0ALICE' },
+      ]);
+      const overridden = await until(() =>
+        receiver.received.filter((w) => w.body.type === 'ask.overridden').at(0),
+      );
+      expect(overridden.valid).toBe(true);
+      await until(() => messageText(ts).includes('Changed to *Hold* by <@U0ALICE>'));
+      await until(() => threadReplies(ts).some((reply) => reply.text.includes('changed the assumed answer')));
+      // Outside nothing more: one webhook for the change, one thread reply, no Change answer any more.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received.filter((w) => w.body.type === 'ask.overridden')).toHaveLength(1);
+      expect(
+        threadReplies(ts).filter((reply) => reply.text.includes('changed the assumed answer')),
+      ).toHaveLength(1);
+      expect(messageText(ts)).not.toContain('hp.change.0');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
