@@ -107,8 +107,19 @@ function blocksAsText(blocks: unknown): string {
       const elements = (block.elements as Array<{ text?: string }> | undefined) ?? [];
       lines.push(`  (${readable(elements.map((element) => element.text ?? '').join(' '))})`);
     } else if (block.type === 'actions') {
-      const elements = (block.elements as Array<{ text?: { text?: string } }> | undefined) ?? [];
-      lines.push(`  ${elements.map((element) => `[ ${element.text?.text ?? '?'} ]`).join(' ')}`);
+      const elements =
+        (block.elements as
+          | Array<{ text?: { text?: string }; options?: Array<{ text?: { text?: string } }> }>
+          | undefined) ?? [];
+      lines.push(
+        `  ${elements
+          .map((element) =>
+            element.options
+              ? `[ ⋯ ${element.options.map((option) => option.text?.text ?? '?').join(' | ')} ]`
+              : `[ ${element.text?.text ?? '?'} ]`,
+          )
+          .join(' ')}`,
+      );
     }
   }
   return lines.join('\n');
@@ -244,7 +255,19 @@ if (timeoutPath) {
   say('\nthe ask message now reads:');
   say(blocksAsText(update.args.blocks));
 }
-const reply = await fake.waitForCall('chat.postMessage', (call) => !Array.isArray(call.args.blocks), 20_000);
+/** The post's idempotency key (holdpoint puts one in every message's metadata). */
+const postKey = (args: Record<string, unknown>): string =>
+  String((args.metadata as { event_payload?: { key?: unknown } } | undefined)?.event_payload?.key ?? '');
+const reply = await fake.waitForCall(
+  'chat.postMessage',
+  // The turn's reply, not a reminder (`nudge-…`) posted while nobody answered.
+  (call) => !Array.isArray(call.args.blocks) && !postKey(call.args).startsWith('nudge-'),
+  20_000,
+);
+if (timeoutPath) {
+  for (const call of fake.callsTo('chat.postMessage').filter((c) => postKey(c.args).startsWith('nudge-')))
+    say(`\nwhile nobody answered, holdpoint reminded the thread:\n  ${readable(String(call.args.text))}`);
+}
 if (timeoutPath) {
   // Its words; the same follows as JSON.
   const told = (lastToolResultText(replay.requests[1]?.body) ?? '(not found)').split('\n\n')[0] ?? '';

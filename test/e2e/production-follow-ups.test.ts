@@ -176,6 +176,42 @@ describe('reaching people on the built app', () => {
     await until(() => messageText(ts).includes('extended by <@U0ALICE>'));
   });
 
+  it('"Ask someone else…" makes the picked person an answerer, mentions them, and their click counts', async () => {
+    const app = await start();
+    const created = await api(app, 'POST', '/v1/asks', {
+      channel: 'C0OPS',
+      answerers: ['U0ALICE'],
+      questions: QUESTIONS,
+    });
+    const ts = String(created.body.ts);
+    const id = String(created.body.id);
+    // Before: Zoe may not answer.
+    expect(await click(app, ts, 'U0ZOE', button(ts, 'hp.option.0.1'))).toBe(200);
+    await until(() => fake.ephemerals.some((e) => e.user === 'U0ZOE'));
+    const opened = fake.callsTo('views.open').length;
+    expect(await click(app, ts, 'U0ALICE', menuChoice(ts, 'Ask someone else…'))).toBe(200);
+    const view = await until(() => fake.callsTo('views.open')[opened]?.args.view as Json | undefined);
+    const submitted = await app.send(
+      viewSubmissionRequest(
+        {
+          user: 'U0ALICE',
+          callbackId: 'hp.modal.delegate',
+          privateMetadata: String(view.private_metadata),
+          values: { 'hp.delegate': { 'hp.delegate.user': { type: 'users_select', selected_user: 'U0ZOE' } } },
+        },
+        { secret: TEST_SIGNING_SECRET },
+      ),
+    );
+    expect(submitted.status).toBe(200);
+    await until(() =>
+      threadReplies(ts).some((reply) => reply.text.includes('<@U0ALICE> asked <@U0ZOE> to answer')),
+    );
+    await until(() => messageText(ts).includes('<@U0ZOE>'));
+    expect(await click(app, ts, 'U0ZOE', button(ts, 'hp.option.0.1'))).toBe(200);
+    const resolved = await api(app, 'GET', `/v1/asks/${id}?wait=10`);
+    expect(resolved.body.answers).toMatchObject([{ selected: ['Hold'], answeredBy: 'U0ZOE' }]);
+  });
+
   it('a 2-of-3 quorum counts distinct people: a repeat click does not count, the second person resolves it', async () => {
     const app = await start();
     const created = await api(app, 'POST', '/v1/asks', {

@@ -46,7 +46,7 @@ describe('Slack end to end: the model writes its own "Other" (C24)', () => {
     });
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const ask = await mentionAndWaitForAsk(harness, { eventId: 'EvOther1' });
-    expect(buttonTexts(ask.blocks)).toEqual(['Postgres', 'MySQL', 'Other…', 'Ask someone else…']);
+    expect(buttonTexts(ask.blocks)).toEqual(['Postgres', 'MySQL', 'Other…']);
     const otherButtons = (ask.blocks as Json[])
       .filter((block) => block.type === 'actions')
       .flatMap((block) => block.elements as Json[])

@@ -98,7 +98,7 @@ describe('npm run demo', () => {
       const out = captured.stdout();
       expect(out).toContain('✅ *Hotfix forward* — chosen by @bob');
       expect(out).toContain('✅ Approved by @bob');
-      expect(out).toMatch(/No answer by \d{4}-\d\d-\d\d \d\d:\d\d \S+ \(30 min\)\?/);
+      expect(out).toMatch(/No answer by \d{4}-\d\d-\d\d \d\d:\d\d \S+ \(in 30 min\)\?/);
       expect(out).not.toMatch(RAW_TOKENS);
 
       child.kill(signal);

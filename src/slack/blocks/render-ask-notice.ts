@@ -21,10 +21,11 @@ export function slackDateToken(deadline: number, format = '{date_short_pretty} a
   return `<!date^${Math.floor(deadline / 1000)}^${format}|${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC>`;
 }
 
-/** "in 25 min" (or "now" once due), as of `now`. Pure. */
+/** "in 25 min" ("in a moment" under a second, "now" once due), as of `now`. Pure. */
 export function relativeTime(deadline: number, now: number): string {
   const left = deadline - now;
-  return left <= 0 ? 'now' : `in ${formatDuration(left)}`;
+  if (left <= 0) return 'now';
+  return left < 1000 ? 'in a moment' : `in ${formatDuration(left)}`;
 }
 
 /** Mentions of people and groups, comma separated; null when there are none. Pure. */

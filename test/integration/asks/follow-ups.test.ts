@@ -145,6 +145,39 @@ describe('reminders and escalation', () => {
     ]);
   });
 
+  it('reminders follow an extended deadline: 50% of the new time to the deadline, not of the old', async () => {
+    const h = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
+    harness = h;
+    const definition = programAsk('remind-ext', {
+      timeoutMs: 2000,
+      followUp: {
+        ...NO_FOLLOW_UP,
+        reminders: [{ kind: 'fraction', fraction: 0.5 }],
+        extendByMs: [2000],
+        maxDeadlineMs: 60_000,
+      },
+    });
+    const opened = await h.deps.asks.open(definition.conversation, definition);
+    const shownAt = opened?.shownAt ?? 0;
+    const extended = await h.deps.asks.extend({
+      turnId: definition.scope,
+      askId: 'remind-ext',
+      userId: 'U0ALICE',
+      choiceIndex: 0,
+      inAllowedGroup: false,
+    });
+    expect(extended.status).toBe('extended');
+    // The job wakes at the old point (1 s), finds it moved to 2 s (half of 4 s) and waits again.
+    const reminder = await waitFor(async () => (await notices(h)).find((n) => n.kind === 'reminder'), 6000);
+    expect(reminder.at - shownAt).toBeGreaterThanOrEqual(2000);
+    expect(reminder.at - shownAt).toBeLessThan(3500);
+    const resolved = await waitFor(async () => {
+      const ask = await h.store.getAsk(definition.scope, 'remind-ext');
+      return ask?.status === 'resolved' ? ask : undefined;
+    }, 8000);
+    expect((resolved.resolvedAt ?? 0) - shownAt).toBeGreaterThanOrEqual(4000);
+  });
+
   it('sends no reminder after the ask resolved', async () => {
     const h = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
     harness = h;
