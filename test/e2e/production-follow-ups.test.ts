@@ -153,6 +153,28 @@ describe('reaching people on the built app', () => {
     expect(threadReplies(ts)).toHaveLength(2);
   });
 
+  it('escalation makes its targets answerers at its time, not before, and mentions them', async () => {
+    const app = await start();
+    const created = await api(app, 'POST', '/v1/asks', {
+      channel: 'C0OPS',
+      answerers: ['U0ALICE'],
+      escalation: { after: '1500ms', to: ['U0LEAD'] },
+      questions: QUESTIONS,
+    });
+    const ts = String(created.body.ts);
+    const id = String(created.body.id);
+    const refusedBefore = fake.ephemerals.filter((e) => e.user === 'U0LEAD').length;
+    expect(await click(app, ts, 'U0LEAD', button(ts, 'hp.option.0.1'))).toBe(200);
+    await until(() => fake.ephemerals.filter((e) => e.user === 'U0LEAD').length > refusedBefore);
+    expect((await api(app, 'GET', `/v1/asks/${id}`)).body.status).toBe('open');
+    const escalated = await until(() => threadReplies(ts).find((reply) => reply.text.startsWith('⏫')));
+    expect(escalated.text).toContain('<@U0LEAD>: nobody has answered *Ship 2.41?* yet');
+    await until(() => messageText(ts).includes('Who can answer: <@U0ALICE>, <@U0LEAD>'));
+    expect(await click(app, ts, 'U0LEAD', button(ts, 'hp.option.0.1'))).toBe(200);
+    const resolved = await api(app, 'GET', `/v1/asks/${id}?wait=10`);
+    expect(resolved.body.answers).toMatchObject([{ selected: ['Hold'], answeredBy: 'U0LEAD' }]);
+  });
+
   it('the menu snoozes the deadline for an allowed person and says who did; others are refused', async () => {
     const app = await start();
     const created = await api(app, 'POST', '/v1/asks', {
