@@ -9,13 +9,19 @@ import {
   followUpOf,
   followUpPoints,
   latestDeadline,
+  nudgeDoneId,
   waitingOn,
 } from './follow-up.js';
 import type { EngineLogger } from './logger.js';
 import type { AnswerOverride, AskDefinition, AskRecord, AskTransitionResult } from './types.js';
 
 /** Named points in the ask's life where crash tests kill the process. No effect in production. */
-export type AskCheckpoint = 'after-ask-shown' | 'after-answer-recorded' | 'after-timeout-resolved';
+export type AskCheckpoint =
+  | 'after-ask-shown'
+  | 'after-answer-recorded'
+  | 'after-timeout-resolved'
+  /** A reminder or the escalation was claimed in the store and is about to be posted. */
+  | 'after-nudge-claimed';
 
 /** Something worth counting happened to an ask (metrics). */
 export type AskEvent =
@@ -303,10 +309,17 @@ export class AskService {
     const now = deps.now();
     const { send, skipped } = dueFollowUps(ask, now);
     for (const point of [...skipped, ...send]) {
-      const claim = await deps.store.claimNudge(turnId, askId, point.id);
+      // Claimed while open (so nothing goes out once the ask resolved), posted once by key, then marked
+      // done; a job that dies in between is run again and posts (or finds posted) what it claimed.
+      const claim = await deps.store.claimNudge(
+        turnId,
+        askId,
+        send.includes(point) ? point.id : nudgeDoneId(point.id),
+      );
       if (claim.status === 'not-found' || claim.status === 'closed') return null;
       ask = claim.ask;
       if (!send.includes(point)) continue;
+      deps.onCheckpoint?.('after-nudge-claimed', { turnId, askId });
       const key = `nudge-${askId}-${point.id}`;
       if (point.kind === 'reminder') {
         await deps.surface.postNotice(ask, { key, kind: 'reminder', waitingOn: waitingOn(ask, now) });
@@ -316,6 +329,9 @@ export class AskService {
         deps.observe?.({ type: 'follow-up', kind: 'escalation' });
       }
       deps.log.info({ turnId, askId, point: point.id }, `ask ${point.kind} sent`);
+      const done = await deps.store.claimNudge(turnId, askId, nudgeDoneId(point.id));
+      if (done.status === 'not-found' || done.status === 'closed') return null;
+      ask = done.ask;
     }
     if (send.length + skipped.length > 0) await this.syncQuietly(ask);
     return dueFollowUps(ask, now).nextAt;

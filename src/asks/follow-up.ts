@@ -47,16 +47,22 @@ export function followUpPoints(ask: Pick<AskRecord, 'followUp' | 'shownAt' | 'de
     .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
 }
 
+/** The `nudged` entry that says point `id` is done (posted, or skipped): `<id>!`. A bare `<id>` is only claimed. */
+export function nudgeDoneId(id: string): string {
+  return `${id}!`;
+}
+
 /**
- * What is due at `now` (points not sent yet, at or before `now`) and when the next one is (epoch ms, or
- * null when none is left). Of several reminders due at once (a worker was down) only the latest is sent:
- * the others are `skipped` (claimed, never posted), so nobody gets a burst of reminders.
+ * What is due at `now` (points not done yet, at or before `now`: a point claimed by a job that died before
+ * posting it is due again, and its post is idempotent by key) and when the next one is (epoch ms, or null
+ * when none is left). Of several reminders due at once (a worker was down) only the latest is sent: the
+ * others are `skipped` (marked done, never posted), so nobody gets a burst of reminders.
  */
 export function dueFollowUps(
   ask: Pick<AskRecord, 'followUp' | 'shownAt' | 'deadline' | 'nudged'>,
   now: number,
 ): { send: FollowUpPoint[]; skipped: FollowUpPoint[]; nextAt: number | null } {
-  const pending = followUpPoints(ask).filter((point) => !ask.nudged.includes(point.id));
+  const pending = followUpPoints(ask).filter((point) => !ask.nudged.includes(nudgeDoneId(point.id)));
   const due = pending.filter((point) => point.at <= now);
   const lastReminder = due.filter((point) => point.kind === 'reminder').at(-1);
   const send = due.filter((point) => point.kind === 'escalation' || point === lastReminder);

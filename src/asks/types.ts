@@ -177,7 +177,10 @@ export interface AskRecord extends AskDefinition {
   extendedBy: string | null;
   /** People added as answerers by "Ask someone else…", in order. */
   delegates: string[];
-  /** Ids of the follow-up points already sent (`r<i>` reminder i, `e` the escalation). */
+  /**
+   * Follow-up points claimed (`r<i>` reminder i, `e` the escalation) and done (`r<i>!`, `e!`: posted, or
+   * skipped as superseded).
+   */
   nudged: string[];
   /** Quorum votes per question: user id to the vote (see {@link voteKey}). */
   votes: Array<Record<string, string>>;

@@ -84,6 +84,7 @@ export class RecordingSurface implements Surface {
   }
 
   async postNotice(_ask: AskRecord, notice: AskNotice): Promise<void> {
+    await this.redis.incr(this.key('calls:postNotice'));
     const fresh = await this.redis.set(this.key(`posted:${notice.key}`), '1', 'NX');
     const mentions =
       notice.kind === 'reminder'
@@ -111,7 +112,7 @@ export class RecordingSurface implements Surface {
   }
 
   /** Raw call count of a method (including de-duplicated repeats). */
-  async calls(method: 'showAsk' | 'postMessage'): Promise<number> {
+  async calls(method: 'showAsk' | 'postMessage' | 'postNotice'): Promise<number> {
     return Number((await this.redis.get(this.key(`calls:${method}`))) ?? 0);
   }
 

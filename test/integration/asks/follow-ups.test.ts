@@ -461,3 +461,51 @@ describe('late answers', () => {
     expect((await notices(h)).filter((n) => n.kind === 'overridden')).toHaveLength(1);
   });
 });
+
+describe('a reminder with two worker processes and a SIGKILL between its claim and its post', () => {
+  it('is posted exactly once, by the other worker', async () => {
+    const { startWorkerProcess } = await import('../../support/child-process.js');
+    // This process only opens the ask; two child workers run its jobs, the first one dies after the claim.
+    const h = createHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'x' })),
+      worker: false,
+    });
+    harness = h;
+    const env = {
+      REDIS_URL: testRedisUrl(),
+      HP_PREFIX: h.prefix,
+      HP_QUEUE: h.queueName,
+      HP_CRASH_AT: 'after-nudge-claimed',
+    };
+    // The first worker is the one armed to die (it sets the crash marker first); the second starts while the
+    // reminder is being claimed by the first, and takes the stalled job over.
+    const first = await startWorkerProcess(env);
+    const workers = [first];
+    try {
+      const definition = programAsk('remind-crash', {
+        timeoutMs: 60_000,
+        followUp: { ...NO_FOLLOW_UP, reminders: [{ kind: 'after', ms: 300 }] },
+      });
+      await h.deps.asks.open(definition.conversation, definition);
+      const second = startWorkerProcess(env);
+      const died = await first.exited;
+      workers.push(await second);
+      expect(died.signal).toBe('SIGKILL');
+      // The claim was stored before the kill; the stalled job goes to the other worker, which posts it.
+      const ask = await h.store.getAsk(definition.scope, 'remind-crash');
+      expect(ask?.nudged).toEqual(['r0']);
+      const after = await waitFor(async () => {
+        const found = await h.store.getAsk(definition.scope, 'remind-crash');
+        return found?.nudged.includes('r0!') ? found : undefined;
+      });
+      expect(after.nudged).toEqual(['r0', 'r0!']);
+      await waitFor(async () => (await notices(h)).length > 0, 10_000, 'the reminder after the crash');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await notices(h)).map((n) => n.key)).toEqual(['nudge-remind-crash-r0']);
+      expect(await h.surface.calls('postNotice')).toBe(1);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  }, 30_000);
+});
