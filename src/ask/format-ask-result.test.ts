@@ -242,3 +242,21 @@ describe('parseAskResultJson', () => {
     },
   );
 });
+
+describe('formatAskResult with a quorum', () => {
+  it('names everyone whose equal answer counted, in words and in the JSON', () => {
+    const resolution: QuestionResolution = {
+      status: 'answered',
+      selected: ['OAuth 2.0'],
+      other: null,
+      answeredBy: 'U0BOB',
+      answeredAt: t1,
+      source: 'button',
+      assumption: null,
+      voters: ['U0ALICE', 'U0BOB'],
+    };
+    const text = formatAskResult([auth], [resolution]);
+    expect(text).toContain('"OAuth 2.0" (agreed by 2 people: <@U0ALICE>, <@U0BOB>)');
+    expect(parseAskResultJson(text)?.answers[0]?.voters).toEqual(['U0ALICE', 'U0BOB']);
+  });
+});

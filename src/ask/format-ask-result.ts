@@ -25,6 +25,8 @@ export interface AskResultAnswer {
   answeredAt: string;
   /** Present only when `status` is `assumed`. */
   assumption?: AssumptionBasis;
+  /** Present only for a quorum: everyone whose equal answer counted, in order (`answeredBy` is the last). */
+  voters?: string[];
 }
 
 /** The JSON block of an `ask_question` tool result. */
@@ -89,6 +91,7 @@ export function askResultAnswer(question: AskQuestion, resolution: QuestionResol
     source: resolution.source,
     answeredAt: resolution.answeredAt,
   };
+  if (resolution.voters && resolution.voters.length > 0) answer.voters = [...resolution.voters];
   if (resolution.status === 'assumed') {
     answer.assumption =
       resolution.assumption ?? (resolution.selected.length > 0 ? 'recommended' : 'no_answer');
@@ -99,6 +102,8 @@ export function askResultAnswer(question: AskQuestion, resolution: QuestionResol
 function summarize(resolution: QuestionResolution, timeoutMs: number | undefined): string {
   switch (resolution.status) {
     case 'answered':
+      if (resolution.voters && resolution.voters.length > 1)
+        return `${answerText(resolution)} (agreed by ${resolution.voters.length} people: ${resolution.voters.map(person).join(', ')})`;
       return `${answerText(resolution)} (answered by ${person(resolution.answeredBy)} via ${resolution.source.replace('_', ' ')})`;
     case 'canceled':
       return `canceled by ${person(resolution.answeredBy)}: the requester canceled this question; do not act on it.`;
@@ -161,6 +166,7 @@ const answerSchema = z.object({
   source: z.enum(['button', 'modal', 'thread_reply', 'timeout', 'not_shown', 'cancel']),
   answeredAt: z.string(),
   assumption: z.enum(['recommended', 'first_option', 'no_answer']).optional(),
+  voters: z.array(z.string()).optional(),
 });
 const resultSchema = z.object({ answers: z.array(answerSchema) });
 
@@ -185,8 +191,10 @@ export function parseAskResultJson(text: string): AskResultJson | null {
     return null;
   }
   return {
-    answers: parsed.data.answers.map(({ assumption, ...rest }) =>
-      assumption === undefined ? rest : { ...rest, assumption },
-    ),
+    answers: parsed.data.answers.map(({ assumption, voters, ...rest }) => ({
+      ...rest,
+      ...(assumption === undefined ? {} : { assumption }),
+      ...(voters === undefined ? {} : { voters }),
+    })),
   };
 }
