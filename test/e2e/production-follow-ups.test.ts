@@ -6,6 +6,7 @@
  * after an assumed resolution "Change answer" records a late answer once, shows it, returns it from
  * `GET /v1/asks/{id}` and sends one signed `ask.overridden` webhook.
  */
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
@@ -318,4 +319,63 @@ describe('reaching people on the built app', () => {
       await receiver.close();
     }
   });
+});
+
+describe('a reminder whose worker is SIGKILLed while Slack is still taking the post', () => {
+  it('appears in the thread exactly once, finished by another worker', async () => {
+    // A Slack that takes 1.5 s for every post: the kill lands after the claim, during the post.
+    const slow = await startFakeSlack({ latencyMs: (method) => (method === 'chat.postMessage' ? 1500 : 0) });
+    const apps: ProductionApp[] = [];
+    const launch = async (role: 'web' | 'worker') => {
+      const started = await startProductionApp(
+        productionEnv({
+          fake: slow,
+          replay,
+          redisUrl: redis.url,
+          port: await freePort(),
+          model: 'anthropic',
+          env: { ROLE: role, API_TOKENS: `release:${TOKEN}`, ASK_REMINDERS: '1s' },
+        }),
+      );
+      apps.push(started);
+      return started;
+    };
+    try {
+      const web = await launch('web');
+      const first = await launch('worker');
+      const response = await fetch(`${web.baseUrl}/v1/asks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ channel: 'C0OPS', timeout: '1m', questions: QUESTIONS }),
+      });
+      const created = (await response.json()) as Json;
+      const ts = String(created.ts);
+      const postsBefore = slow.callsTo('chat.postMessage').length;
+      // The reminder is due 1 s after shown; once its post is in flight at Slack, kill the worker.
+      await until(
+        () => slow.inFlight() > 0 && Date.now() - Date.parse(String(created.deadline)) > -59_000,
+        10_000,
+      );
+      expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL');
+      // Killed between the claim and a confirmed post: the point is claimed, not done.
+      const client = new Redis(redis.url);
+      try {
+        const [key] = await client.keys(`*ask:${String(created.id)}`);
+        expect(await client.hget(key ?? '', 'nudged')).toBe(',r0,');
+      } finally {
+        client.disconnect();
+      }
+      await launch('worker');
+      const replies = () => slow.messagesIn('C0OPS', ts).filter((message) => message.ts !== ts);
+      await until(() => replies().length > 0, 20_000);
+      // Give a second post every chance to appear (the new worker waits for the first poster, then looks in the thread).
+      await new Promise((resolve) => setTimeout(resolve, 7000));
+      expect(replies()).toHaveLength(1);
+      expect(replies()[0]?.text).toContain('Still waiting for an answer');
+      expect(slow.callsTo('chat.postMessage').length - postsBefore).toBeLessThanOrEqual(2);
+    } finally {
+      await Promise.all(apps.map((started) => started.stop('SIGKILL')));
+      await slow.close();
+    }
+  }, 60_000);
 });
