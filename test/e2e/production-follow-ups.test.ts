@@ -20,6 +20,7 @@ import {
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { type ProductionApp, startProductionApp } from './support/production-app.js';
 import { productionEnv, startComposeRedis } from './support/production-env.js';
+import { newThread } from './support/slack-thread.js';
 
 const TOKEN = 'f'.repeat(40);
 const SECRET = 'w'.repeat(40);
@@ -318,6 +319,64 @@ describe('reaching people on the built app', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe("a late answer to a turn's ask on the built app", () => {
+  it('the agent gets a new turn whose input says who replaced which assumed answer with what', async () => {
+    replay.reset();
+    replay.enqueue(
+      'anthropic',
+      {
+        text: 'Asking first.',
+        toolCalls: [
+          {
+            name: 'ask_question',
+            input: {
+              questions: [
+                {
+                  header: 'Deploy',
+                  question: 'Ship 2.41?',
+                  options: [{ label: 'Ship it', recommended: true }, { label: 'Hold' }],
+                },
+              ],
+            },
+          },
+        ],
+      },
+      { text: 'Nobody answered, so I shipped 2.41 (assumed).' },
+      { text: 'Understood: holding 2.41 from now on.' },
+    );
+    const app = await start({ ASK_TIMEOUT: '1s' });
+    const thread = newThread(fake);
+    expect(await thread.mention(app)).toBe(200);
+    const ask = await thread.waitForAsk(1, 15_000);
+    const ts = String(ask.response.ts);
+    await until(() => thread.replies().some((reply) => String(reply.args.text).includes('shipped 2.41')));
+    await until(() => messageText(ts).includes('hp.change.0'));
+    const opened = fake.callsTo('views.open').length;
+    expect(await click(app, ts, 'U0BOB', button(ts, 'hp.change.0'))).toBe(200);
+    const view = await until(() => fake.callsTo('views.open')[opened]?.args.view as Json | undefined);
+    const submitted = await app.send(
+      viewSubmissionRequest(
+        {
+          user: 'U0BOB',
+          callbackId: 'hp.modal.change',
+          privateMetadata: String(view.private_metadata),
+          values: {
+            'hp.change': { 'hp.change.choice': { type: 'radio_buttons', selected_option: { value: '1' } } },
+          },
+        },
+        { secret: TEST_SIGNING_SECRET },
+      ),
+    );
+    expect(submitted.status).toBe(200);
+    const requests = await replay.waitForRequests(3, 20_000);
+    expect(JSON.stringify(requests[2]?.body)).toContain(
+      '[holdpoint] <@U0BOB> replaced the assumed answer “Ship it” with “Hold” for the question “Ship 2.41?”',
+    );
+    await until(() => thread.replies().some((reply) => String(reply.args.text).includes('holding 2.41')));
+    expect(messageText(ts)).toContain('Changed to *Hold* by <@U0BOB>; the agent was told');
   });
 });
 
