@@ -6,6 +6,7 @@
  * gets a new turn saying what changed).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { assumeOpenQuestions } from '../../../src/ask/assume-resolution.js';
 import { decodeAskArguments } from '../../../src/ask/decode-ask-arguments.js';
 import type { AskQuestion, QuestionResolution } from '../../../src/ask/types.js';
@@ -508,4 +509,74 @@ describe('a reminder with two worker processes and a SIGKILL between its claim a
       await Promise.all(workers.map((worker) => worker.stop()));
     }
   }, 30_000);
+});
+
+describe('a late Deny of an approval that timed out with onTimeout: approve', () => {
+  it('never runs the call again or undoes it; the agent is told so in a new turn', async () => {
+    let runs = 0;
+    const model = scriptedModel((prompt) => {
+      const text = JSON.stringify(prompt);
+      if (text.includes('[holdpoint]')) return { text: 'Noted: the restart already happened.' };
+      if (lastToolResults(prompt).length > 0) return { text: 'Restarted.' };
+      return { toolCalls: [{ name: 'deploy_restart', input: { service: 'api' } }] };
+    });
+    const h = createHarness({
+      redisUrl: testRedisUrl(),
+      model,
+      tools: [
+        {
+          name: 'deploy_restart',
+          description: 'Restarts a service',
+          inputSchema: z.object({ service: z.string() }),
+          source: { server: 'deploy', tool: 'restart' },
+          approval: {
+            approvers: null,
+            timeoutMs: 800,
+            onTimeout: 'approve',
+            quorum: 1,
+            escalation: null,
+            reason: 'rule',
+          },
+          execute: async () => {
+            runs++;
+            return 'restarted';
+          },
+        },
+      ],
+      config: { followUp: { ...NO_FOLLOW_UP, overrideWindowMs: 60_000 } },
+    });
+    harness = h;
+    const start = h.turnStart('restart the api');
+    await h.deps.scheduler.startTurn(start);
+    await waitFor(async () => (await h.store.getTurn(start.turnId))?.status === 'completed', 10_000);
+    expect(runs).toBe(1);
+    const shown = (await h.surface.events()).find((event) => event.type === 'showAsk');
+    const askId = shown?.type === 'showAsk' ? shown.askId : '';
+    const changed = await h.deps.asks.override({
+      turnId: start.turnId,
+      askId,
+      questionIndex: 0,
+      override: { selected: ['Deny'], other: null, by: 'U0MALLORY', at: new Date().toISOString() },
+      inAllowedGroup: false,
+    });
+    // The approvers of this rule: the requester only.
+    expect(changed.status).toBe('forbidden');
+    const byRequester = await h.deps.asks.override({
+      turnId: start.turnId,
+      askId,
+      questionIndex: 0,
+      override: { selected: ['Deny'], other: null, by: 'U0ALICE', at: new Date().toISOString() },
+      inAllowedGroup: false,
+    });
+    expect(byRequester.status).toBe('recorded');
+    const followUp = await waitFor(async () => {
+      const found = await h.store.getTurn(`override-${askId}-q0`);
+      return found?.status === 'completed' ? found : undefined;
+    }, 10_000);
+    expect(JSON.stringify(followUp.messages)).toContain(
+      'The call deploy.restart already ran when the approval timed out; it is not undone and not run again.',
+    );
+    await drained(h);
+    expect(runs).toBe(1);
+  });
 });
