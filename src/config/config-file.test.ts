@@ -24,6 +24,31 @@ approvals:
 `;
 
 describe('parseConfigFile', () => {
+  it("reads a rule's quorum and escalation; escalateAfter without escalateTo is refused", () => {
+    const ok = parseConfigFile(
+      'approvals:\n  - tools: ["deploy.*"]\n    quorum: 2\n    escalateAfter: 10m\n    escalateTo: [U0LEAD, S0SRE]\n',
+      {},
+      'x.yaml',
+    );
+    expect(ok).toMatchObject({
+      ok: true,
+      file: {
+        approvals: [
+          { quorum: 2, escalation: { afterMs: 600_000, userIds: ['U0LEAD'], groupIds: ['S0SRE'] } },
+        ],
+      },
+    });
+    const half = parseConfigFile(
+      'approvals:\n  - tools: ["deploy.*"]\n    escalateAfter: 10m\n',
+      {},
+      'x.yaml',
+    );
+    expect(half).toMatchObject({ ok: false });
+    expect(JSON.stringify(half)).toContain('escalateAfter and escalateTo go together');
+    const zero = parseConfigFile('approvals:\n  - tools: ["deploy.*"]\n    quorum: 0\n', {}, 'x.yaml');
+    expect(JSON.stringify(zero)).toContain('at least 1');
+  });
+
   it('reads servers and rules, with ${VAR} replaced and defaults filled in', () => {
     const result = parseConfigFile(EXAMPLE, ENV, 'holdpoint.yaml');
     expect(result).toEqual({

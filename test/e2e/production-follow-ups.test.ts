@@ -153,6 +153,9 @@ describe('reaching people on the built app', () => {
     // Past the deadline: nothing more is posted in the thread.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(threadReplies(ts)).toHaveLength(2);
+    const metrics = (await app.get('/metrics')).body;
+    expect(metrics).toContain('holdpoint_ask_follow_ups_total{kind="reminder"} 2');
+    expect(metrics).toContain('holdpoint_asks_assumed_by_policy_total{policy="recommended-or-first"} 1');
   });
 
   it('escalation makes its targets answerers at its time, not before, and mentions them', async () => {
