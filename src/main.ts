@@ -116,6 +116,7 @@ function tuningFromEnv(env: Readonly<Record<string, string | undefined>>): Runti
     queueName: env.HOLDPOINT_TEST_QUEUE,
     queuePrefix: env.HOLDPOINT_TEST_QUEUE_PREFIX,
     storePrefix: env.HOLDPOINT_TEST_STORE_PREFIX,
+    socketConnectTimeoutMs: number('HOLDPOINT_TEST_SOCKET_CONNECT_MS'),
   };
 }
 

@@ -28,6 +28,7 @@ import {
 } from './ops/redis-connections.js';
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
+import { openSocketConnection } from './slack/socket-preflight.js';
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
 import { slackErrorCode } from './slack/slack-error-code.js';
 import { slackLogger } from './slack/slack-logger.js';
@@ -62,6 +63,8 @@ export interface RuntimeTuning {
   askPollIntervalMs?: number;
   /** How often a waiting MCP `ask_question` call sends progress, in ms (default 15 000). */
   mcpProgressIntervalMs?: number;
+  /** How long a Socket Mode start waits for the socket, in ms (default 30 s). */
+  socketConnectTimeoutMs?: number | undefined;
 }
 
 /** A running holdpoint process: what `main` starts and stops. */
@@ -457,6 +460,7 @@ export async function startRuntime(
         botUserId,
         botId,
         logger,
+        connectTimeoutMs: tuning.socketConnectTimeoutMs,
         handlers: {
           engine: requestEngine,
           // On the request client too: a Redis outage must fail a listener fast, not hang it.
@@ -464,9 +468,6 @@ export async function startRuntime(
           groupMembers: cachedGroupMembers(),
         },
       });
-      await slack.start();
-      const runningSlack = slack;
-      closers.push(() => runningSlack.stop());
     }
 
     const server = await startHttpServer({
@@ -530,6 +531,16 @@ export async function startRuntime(
           setTimeout(() => server.closeAllConnections(), 1000).unref();
         }),
     );
+    // Slack last, with the HTTP server up: while the socket connects /readyz answers 503 "Slack not
+    // connected". A Socket Mode start asks for a connection URL first, so a refused app token or an
+    // unreachable API stops the start with a fix instead of the client's endless reconnects.
+    if (slack) {
+      if (slack.mode === 'socket' && config.slack.mode === 'socket')
+        await openSocketConnection(config.slack.appToken, config.slack.apiUrl ?? undefined);
+      await slack.start();
+      const runningSlack = slack;
+      closers.push(() => runningSlack.stop());
+    }
     logger.info({ port: config.http.port, role: config.role }, 'holdpoint is running');
     return { config, server, stop: stopAll };
   } catch (error) {

@@ -27,6 +27,8 @@ export interface SlackAppOptions {
   botId: string;
   handlers: Omit<SlackHandlerDeps, 'botUserId'>;
   logger: Logger;
+  /** Socket Mode: how long `start` waits for the socket, in ms (default 30 s). */
+  connectTimeoutMs?: number | undefined;
 }
 
 /** A Bolt app wired to holdpoint's listeners. */
@@ -65,6 +67,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       logger: options.logger,
       slackLogger: logger,
       clientOptions,
+      ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
     });
     socket.client.on('connected', () => {
       connected = true;

@@ -1,6 +1,7 @@
 import type { App, Receiver } from '@slack/bolt';
 import { SocketModeClient, type SocketModeOptions } from '@slack/socket-mode';
 import type { Logger } from 'pino';
+import { SystemError } from '../errors.js';
 import { dispatchEnvelope, type EnvelopeReply } from './dispatch-envelope.js';
 
 /**
@@ -37,7 +38,12 @@ export interface SlackSocketReceiverOptions {
   slackLogger: NonNullable<SocketModeOptions['logger']>;
   /** Web API options for `apps.connections.open` (e.g. `slackApiUrl`). */
   clientOptions?: SocketModeOptions['clientOptions'];
+  /** How long `start` waits for the socket, in ms (default {@link SOCKET_CONNECT_TIMEOUT_MS}). */
+  connectTimeoutMs?: number;
 }
+
+/** How long a start waits for Slack's hello on the socket, in ms (30 s). */
+export const SOCKET_CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * Bolt's Socket Mode transport, ours: every envelope goes through {@link dispatchEnvelope} (the same
@@ -46,9 +52,11 @@ export interface SlackSocketReceiverOptions {
  */
 export class SlackSocketReceiver implements Receiver {
   #app: App | undefined;
+  readonly #connectTimeoutMs: number;
   readonly client: SocketModeClient;
 
   constructor(options: SlackSocketReceiverOptions) {
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? SOCKET_CONNECT_TIMEOUT_MS;
     this.client = new ShieldedSocketModeClient(
       {
         appToken: options.appToken,
@@ -73,8 +81,35 @@ export class SlackSocketReceiver implements Receiver {
     this.#app = app;
   }
 
+  /**
+   * Connects the socket, within `connectTimeoutMs` (default {@link SOCKET_CONNECT_TIMEOUT_MS}).
+   * @throws SystemError `slack_socket_timeout` when Slack did not say hello in time (the client is stopped).
+   */
   async start(): Promise<unknown> {
-    return this.client.start();
+    let timer: NodeJS.Timeout | undefined;
+    const timeoutMs = this.#connectTimeoutMs;
+    try {
+      return await Promise.race([
+        this.client.start(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new SystemError(
+                  'slack_socket_timeout',
+                  `the Socket Mode connection did not open within ${Math.round(timeoutMs / 1000)} s (Slack gave a URL but never said hello). Check that outbound WebSockets (wss://wss-primary.slack.com) are allowed.`,
+                ),
+              ),
+            timeoutMs,
+          );
+        }),
+      ]);
+    } catch (error) {
+      await this.client.disconnect().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async stop(): Promise<unknown> {

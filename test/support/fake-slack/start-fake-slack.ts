@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { FakeSlackState, type MethodResult } from './fake-slack-state.js';
 import { parseApiArgs, requestToken } from './parse-request.js';
 import type {
@@ -47,6 +48,25 @@ function send(
 /** Starts a fake Slack Web API on 127.0.0.1 (free port). See {@link FakeSlack} for what it offers. */
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const botToken = options.botToken ?? 'xoxb-fake-token';
+  const appToken = options.appToken ?? 'xapp-fake-token';
+  let tickets = 0;
+  const sockets = new Set<WebSocket>();
+  // Socket Mode: the URL apps.connections.open hands out; Slack's first frame on it is `hello`.
+  const socketServer = new WebSocketServer({ noServer: true });
+  socketServer.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    if (options.socketHello !== false)
+      socket.send(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: sockets.size,
+          debug_info: { host: 'fake-slack' },
+          connection_info: { app_id: 'A0FAKE' },
+        }),
+      );
+  });
+  const socketPort = (): number => (server.address() as AddressInfo).port;
   const botUserId = options.botUserId ?? 'U0BOT';
   const botId = options.botId ?? 'B0BOT';
   const teamId = options.teamId ?? 'T0TEST';
@@ -73,6 +93,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if ('httpStatus' in failure)
         return { status: failure.httpStatus, body: { ok: false, error: 'fake_http_error' } };
       return { status: failure.status ?? 200, body: { ok: false, error: failure.error } };
+    }
+    if (method === 'apps.connections.open') {
+      // App-level tokens only (Slack: a bot token gets not_allowed_token_type).
+      if (token === null) return { body: { ok: false, error: 'not_authed' } };
+      if (token.startsWith('xoxb-')) return { body: { ok: false, error: 'not_allowed_token_type' } };
+      if (token !== appToken) return { body: { ok: false, error: 'invalid_auth' } };
+      return { body: { ok: true, url: `ws://127.0.0.1:${socketPort()}/socket?ticket=${++tickets}` } };
     }
     if (!UNAUTHENTICATED.has(method)) {
       if (token === null) return { body: { ok: false, error: 'not_authed' } };
@@ -123,6 +150,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       });
   });
 
+  server.on('upgrade', (request, socket, head) => {
+    if (!(request.url ?? '').startsWith('/socket')) {
+      socket.destroy();
+      return;
+    }
+    socketServer.handleUpgrade(request, socket, head, (ws) => socketServer.emit('connection', ws, request));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -194,8 +228,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return `${origin}/response_url/${id ?? `r${responseUrlCounter}`}`;
     },
     responseUrlPosts,
+    appToken,
+    socketConnections: () => sockets.size,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const socket of sockets) socket.terminate();
+        socketServer.close();
         server.close((error) => (error === undefined ? resolve() : reject(error)));
         server.closeAllConnections();
       }),

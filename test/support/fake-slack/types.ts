@@ -73,6 +73,10 @@ export interface FakeSlackOptions {
    * `chat.update` lets two concurrent updates land in either order, as they can at Slack.
    */
   latencyMs?: (method: string) => number;
+  /** The only app-level token `apps.connections.open` accepts. @defaultValue `xapp-fake-token` */
+  appToken?: string;
+  /** Whether the Socket Mode endpoint says `hello` when a client connects (false: it never does). @defaultValue true */
+  socketHello?: boolean;
 }
 
 /** A running fake Slack Web API. */
@@ -91,6 +95,10 @@ export interface FakeSlack {
   callsTo(method: string): FakeSlackCall[];
   /** Web API requests received and not answered yet. */
   inFlight(): number;
+  /** The app-level token `apps.connections.open` accepts (Socket Mode). */
+  appToken: string;
+  /** Socket Mode connections open now. */
+  socketConnections(): number;
   /** Makes the next call to `method` fail (queued; each failure is used once). */
   failNext(method: string, failure: FakeSlackFailure): void;
   /** Resolves with the first call (past or future) to `method` matching `predicate`; rejects after `timeoutMs` (default 5000). */
