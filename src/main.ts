@@ -45,7 +45,14 @@ export async function serve(
   });
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
   try {
-    runtime = await startRuntime(config, logger, options.tuning ?? tuningFromEnv(env));
+    runtime = await startRuntime(config, logger, {
+      ...(options.tuning ?? tuningFromEnv(env)),
+      // Socket Mode lost for good: say what to fix and exit 1, so a supervisor restarts or alerts.
+      onFatal: (message) => {
+        process.stderr.write(`holdpoint stopped: ${message}\n`);
+        setTimeout(() => process.exit(1), 100).unref();
+      },
+    });
   } catch (error) {
     clearTimeout(holdTimer);
     startupLog.discard();

@@ -28,11 +28,11 @@ import {
 } from './ops/redis-connections.js';
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
-import { openSocketConnection } from './slack/socket-preflight.js';
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
 import { slackErrorCode } from './slack/slack-error-code.js';
 import { slackLogger } from './slack/slack-logger.js';
 import { SlackSurface } from './slack/slack-surface.js';
+import { openSocketConnection } from './slack/socket-preflight.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
 import { RedisAskChanges } from './store/redis-ask-changes.js';
@@ -65,6 +65,11 @@ export interface RuntimeTuning {
   mcpProgressIntervalMs?: number;
   /** How long a Socket Mode start waits for the socket, in ms (default 30 s). */
   socketConnectTimeoutMs?: number | undefined;
+  /**
+   * Called when the process cannot go on serving (Socket Mode cannot reconnect: a refused app token, or
+   * Slack unreachable), with a message that says what to fix. `main` prints it and exits 1.
+   */
+  onFatal?: ((message: string) => void) | undefined;
 }
 
 /** A running holdpoint process: what `main` starts and stops. */
@@ -461,6 +466,10 @@ export async function startRuntime(
         botId,
         logger,
         connectTimeoutMs: tuning.socketConnectTimeoutMs,
+        onGiveUp: (message, error) => {
+          logger.fatal({ err: error }, message);
+          tuning.onFatal?.(message);
+        },
         handlers: {
           engine: requestEngine,
           // On the request client too: a Redis outage must fail a listener fast, not hang it.

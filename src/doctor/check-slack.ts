@@ -7,6 +7,8 @@ import {
 } from '@slack/web-api';
 import { missingBotScopes, REQUIRED_BOT_SCOPES } from '../config/slack-scopes.js';
 import type { SlackConfig } from '../config/types.js';
+import { ConfigError } from '../errors.js';
+import { openSocketConnection } from '../slack/socket-preflight.js';
 import { createWebClient } from '../slack/web-client.js';
 import type { DoctorCheck } from './doctor-check.js';
 
@@ -36,6 +38,7 @@ export async function checkSlack(
     logLevel: LogLevel.ERROR,
   });
   const where = slack.apiUrl ?? 'https://slack.com/api/';
+  const socket = slack.mode === 'socket' ? [await appTokenCheck(slack.appToken, slack.apiUrl, options)] : [];
   try {
     const response = await client.auth.test();
     const team = response.team ?? '(unknown team)';
@@ -47,9 +50,43 @@ export async function checkSlack(
         detail: `team "${team}" (${response.team_id ?? '?'}), bot user @${user} (${response.user_id ?? '?'})`,
       },
       slackScopesCheck(response.response_metadata?.scopes),
+      ...socket,
     ];
   } catch (error) {
-    return [slackFailure(error, where)];
+    return [slackFailure(error, where), ...socket];
+  }
+}
+
+/**
+ * The `Slack app token` line of Socket Mode: `apps.connections.open` with `SLACK_APP_TOKEN` (what the start
+ * does first; no retries). The URL Slack offers is not used.
+ */
+async function appTokenCheck(
+  appToken: string,
+  apiUrl: string | null,
+  options: SlackDoctorOptions,
+): Promise<DoctorCheck> {
+  try {
+    await openSocketConnection(appToken, apiUrl ?? undefined, {
+      retries: 0,
+      timeoutMs: options.timeoutMs ?? 10_000,
+    });
+    return {
+      name: 'Slack app token',
+      ok: true,
+      detail: 'apps.connections.open offered a Socket Mode connection',
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      name: 'Slack app token',
+      ok: false,
+      detail: message.split('. ')[0] ?? message,
+      fix:
+        error instanceof ConfigError
+          ? "Create an app-level token with the connections:write scope on your app's Basic Information page (xapp-…), set it as SLACK_APP_TOKEN, or unset SLACK_APP_TOKEN to use HTTP mode."
+          : 'Check the network, a proxy, or SLACK_API_URL.',
+    };
   }
 }
 

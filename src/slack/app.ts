@@ -29,6 +29,8 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Socket Mode: how long `start` waits for the socket, in ms (default 30 s). */
   connectTimeoutMs?: number | undefined;
+  /** Socket Mode: the socket cannot come back after a drop (see `SlackSocketReceiverOptions.onGiveUp`). */
+  onGiveUp?: ((message: string, error: unknown) => void) | undefined;
 }
 
 /** A Bolt app wired to holdpoint's listeners. */
@@ -68,6 +70,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       slackLogger: logger,
       clientOptions,
       ...(options.connectTimeoutMs !== undefined ? { connectTimeoutMs: options.connectTimeoutMs } : {}),
+      ...(options.onGiveUp ? { onGiveUp: options.onGiveUp } : {}),
     });
     socket.client.on('connected', () => {
       connected = true;

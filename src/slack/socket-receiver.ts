@@ -1,5 +1,6 @@
 import type { App, Receiver } from '@slack/bolt';
 import { SocketModeClient, type SocketModeOptions } from '@slack/socket-mode';
+import type { AppsConnectionsOpenResponse } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { SystemError } from '../errors.js';
 import { dispatchEnvelope, type EnvelopeReply } from './dispatch-envelope.js';
@@ -11,10 +12,31 @@ import { dispatchEnvelope, type EnvelopeReply } from './dispatch-envelope.js';
  */
 class ShieldedSocketModeClient extends SocketModeClient {
   readonly #log: Logger;
+  readonly #onGiveUp: (error: unknown) => void;
+  #connectedOnce = false;
 
-  constructor(options: SocketModeOptions, log: Logger) {
+  constructor(options: SocketModeOptions, log: Logger, onGiveUp: (error: unknown) => void) {
     super(options);
     this.#log = log;
+    this.#onGiveUp = onGiveUp;
+    this.on('connected', () => {
+      this.#connectedOnce = true;
+    });
+  }
+
+  /**
+   * The library reconnects by calling `start` again and leaves its rejection unhandled (a refused token
+   * after a drop, an API that stays unreachable). After the first connection, such a failure is handed to
+   * the receiver's `onGiveUp` instead, which stops the process with a clear line.
+   */
+  override async start(): Promise<AppsConnectionsOpenResponse> {
+    try {
+      return await super.start();
+    } catch (error) {
+      if (!this.#connectedOnce) throw error;
+      this.#onGiveUp(error);
+      return new Promise<never>(() => undefined);
+    }
   }
 
   protected override async onWebSocketMessage(data: string | ArrayBuffer, isBinary: boolean): Promise<void> {
@@ -40,6 +62,11 @@ export interface SlackSocketReceiverOptions {
   clientOptions?: SocketModeOptions['clientOptions'];
   /** How long `start` waits for the socket, in ms (default {@link SOCKET_CONNECT_TIMEOUT_MS}). */
   connectTimeoutMs?: number;
+  /**
+   * Called once when a reconnect after a drop failed for good (Slack refused the app token, or could not be
+   * reached after the retries), with a message that says what to fix. Default: log it as an error.
+   */
+  onGiveUp?: (message: string, error: unknown) => void;
 }
 
 /** How long a start waits for Slack's hello on the socket, in ms (30 s). */
@@ -53,6 +80,7 @@ export const SOCKET_CONNECT_TIMEOUT_MS = 30_000;
 export class SlackSocketReceiver implements Receiver {
   #app: App | undefined;
   readonly #connectTimeoutMs: number;
+  #gaveUp = false;
   readonly client: SocketModeClient;
 
   constructor(options: SlackSocketReceiverOptions) {
@@ -64,6 +92,13 @@ export class SlackSocketReceiver implements Receiver {
         clientOptions: options.clientOptions ?? {},
       },
       options.logger,
+      (error) => {
+        if (this.#gaveUp) return;
+        this.#gaveUp = true;
+        const message = giveUpMessage(error);
+        if (options.onGiveUp) options.onGiveUp(message, error);
+        else options.logger.error({ err: error }, message);
+      },
     );
     this.client.on('slack_event', (args: SocketEventArgs) => {
       const app = this.#app;
@@ -115,6 +150,14 @@ export class SlackSocketReceiver implements Receiver {
   async stop(): Promise<unknown> {
     return this.client.disconnect();
   }
+}
+
+/** What to say when the socket cannot come back: a refused token needs a new one; otherwise the network. */
+function giveUpMessage(error: unknown): string {
+  const failure = error as { code?: unknown; data?: { error?: unknown }; message?: unknown };
+  if (failure.code === 'slack_webapi_platform_error')
+    return `Slack refused SLACK_APP_TOKEN while reconnecting Socket Mode (apps.connections.open: ${String(failure.data?.error ?? 'error')}); create a new app-level token with connections:write and restart`;
+  return `Socket Mode could not reconnect to Slack (${String(failure.message ?? error)}); check the network, a proxy, or SLACK_API_URL, and restart`;
 }
 
 /** What the Socket Mode client emits as `slack_event` (its `SocketModeClient.onWebSocketMessage`). */

@@ -91,4 +91,17 @@ describe('Socket Mode on the built app', () => {
     expect(result.stderr).toContain('the Socket Mode connection did not open within 3 s');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
+
+  it('the app token is revoked while running: the reconnect is refused, one line says so, exit 1', async () => {
+    const fake = await fakeSlack();
+    const app = await startProductionApp(await socketEnv(fake));
+    expect(fake.socketConnections()).toBe(1);
+    fake.revokeAppToken();
+    fake.dropSockets();
+    const exit = await app.exited;
+    expect(exit.code).toBe(1);
+    expect(app.output()).toContain(
+      'holdpoint stopped: Slack refused SLACK_APP_TOKEN while reconnecting Socket Mode (apps.connections.open: invalid_auth)',
+    );
+  }, 30_000);
 });

@@ -158,6 +158,30 @@ approvals:
     expect(run.stdout).not.toContain('xoxb-not-the-right-token');
   });
 
+  it('in Socket Mode checks the app token with apps.connections.open: a good one passes, a wrong one fails with a fix', async () => {
+    replay.enqueue('anthropic', { text: 'pong' });
+    const good = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ SLACK_SIGNING_SECRET: undefined, SLACK_APP_TOKEN: slack.appToken }),
+    });
+    expect(good.code, good.stdout).toBe(0);
+    expect(checklist(good.stdout).get('Slack app token')).toEqual({
+      mark: '✔',
+      detail: 'apps.connections.open offered a Socket Mode connection',
+    });
+    const bad = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ SLACK_SIGNING_SECRET: undefined, SLACK_APP_TOKEN: 'xapp-1-A0-not-the-right-one' }),
+    });
+    expect(bad.code, bad.stdout).toBe(1);
+    expect(checklist(bad.stdout).get('Slack app token')).toEqual({
+      mark: '✖',
+      detail: 'Slack refused SLACK_APP_TOKEN (apps.connections.open: invalid_auth)',
+    });
+    expect(bad.stdout.split('✖ Slack app token')[1] ?? '').toMatch(
+      /^[^\n]*\n {4}fix: Create an app-level token/,
+    );
+    expect(bad.stdout).not.toContain('xapp-1-A0-not-the-right-one');
+  });
+
   it('reports an unreachable Redis with a fix: exit 1', async () => {
     replay.enqueue('anthropic', { text: 'pong' });
     const port = await freePort();

@@ -48,7 +48,7 @@ function send(
 /** Starts a fake Slack Web API on 127.0.0.1 (free port). See {@link FakeSlack} for what it offers. */
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
   const botToken = options.botToken ?? 'xoxb-fake-token';
-  const appToken = options.appToken ?? 'xapp-fake-token';
+  let appToken = options.appToken ?? 'xapp-fake-token';
   let tickets = 0;
   const sockets = new Set<WebSocket>();
   // Socket Mode: the URL apps.connections.open hands out; Slack's first frame on it is `hello`.
@@ -228,8 +228,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return `${origin}/response_url/${id ?? `r${responseUrlCounter}`}`;
     },
     responseUrlPosts,
-    appToken,
+    get appToken() {
+      return appToken;
+    },
     socketConnections: () => sockets.size,
+    revokeAppToken: () => {
+      appToken = `revoked-${appToken}`;
+    },
+    dropSockets: () => {
+      for (const socket of sockets) socket.terminate();
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const socket of sockets) socket.terminate();

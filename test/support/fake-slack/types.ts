@@ -99,6 +99,10 @@ export interface FakeSlack {
   appToken: string;
   /** Socket Mode connections open now. */
   socketConnections(): number;
+  /** From now on `apps.connections.open` refuses the app token (`invalid_auth`), as after a revocation. */
+  revokeAppToken(): void;
+  /** Closes every Socket Mode connection (the client reconnects). */
+  dropSockets(): void;
   /** Makes the next call to `method` fail (queued; each failure is used once). */
   failNext(method: string, failure: FakeSlackFailure): void;
   /** Resolves with the first call (past or future) to `method` matching `predicate`; rejects after `timeoutMs` (default 5000). */
