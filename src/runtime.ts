@@ -3,12 +3,19 @@ import type { Server } from 'node:http';
 import type { LanguageModel } from 'ai';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type EngineConfig, type EngineDeps, withAskService } from './agent/engine-deps.js';
-import { type AgentTool, createToolRegistry } from './agent/tool-registry.js';
+import {
+  type EngineConfig,
+  type EngineDeps,
+  type TurnSettings,
+  withAskService,
+} from './agent/engine-deps.js';
+import { type AgentTool, createToolRegistry, type ToolRegistry } from './agent/tool-registry.js';
 import { type AskApiDeps, createAskApi } from './api/ask-api.js';
 import { deliverWebhook } from './api/deliver-webhook.js';
 import { createMcpHandler } from './api/mcp-server.js';
 import { askToolDefinitionFor } from './ask/ask-schema.js';
+import { effectiveChannelSettings } from './config/channel-settings.js';
+import type { ConfigFile } from './config/config-file.js';
 import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
 import { ConfigError, SystemError } from './errors.js';
@@ -17,6 +24,7 @@ import { createHoldpointQueue } from './jobs/queue.js';
 import { type Sweeper, startSweeper } from './jobs/sweeper.js';
 import { createHoldpointWorker, JOB_TIMINGS } from './jobs/worker.js';
 import type { Logger } from './log.js';
+import { channelTools } from './mcp/channel-tools.js';
 import { McpToolServers } from './mcp/mcp-tool-servers.js';
 import { createLanguageModel } from './model/create-model.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -335,6 +343,8 @@ export async function startRuntime(
       now: () => Date.now(),
       newId: () => randomUUID(),
       abortSignal: shutdown.signal,
+      // The config file's `channels:` and `defaults:` (computed per turn step: MCP servers join late).
+      settingsFor: (conversation) => turnSettingsFor(config.file, conversation.channel, tools),
       observe: (event) => {
         if (event.type === 'turn-ended') metrics.turnDuration.observe(event.durationMs / 1000);
         else if (event.type === 'model-error') metrics.modelErrors.inc();
@@ -556,4 +566,20 @@ export async function startRuntime(
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * What the config file sets for turns in `channel` (its `channels:` entry over `defaults:`), with the tools
+ * it allows and their approvals under its rules; null when it sets nothing.
+ */
+export function turnSettingsFor(file: ConfigFile, channel: string, tools: ToolRegistry): TurnSettings | null {
+  const effective = effectiveChannelSettings(file, channel);
+  if (!effective.overrides) return null;
+  return {
+    ...(effective.systemPrompt !== undefined ? { systemPrompt: effective.systemPrompt } : {}),
+    ...(effective.askTimeoutMs !== undefined ? { askTimeoutMs: effective.askTimeoutMs } : {}),
+    ...(effective.timeoutPolicy !== undefined ? { timeoutPolicy: effective.timeoutPolicy } : {}),
+    ...(effective.answerers !== undefined ? { answerers: effective.answerers } : {}),
+    tools: channelTools(tools, effective.tools ?? null, effective.approvals),
+  };
 }

@@ -6,7 +6,7 @@ import type { AskOf } from '../asks/ask-ports.js';
 import type { ApprovalSpec, AskRecord } from '../asks/types.js';
 import { approvalDecision } from './approval-ask.js';
 import { endTurn, finishTurn } from './end-turn.js';
-import type { AdvanceOutcome, EngineDeps } from './engine-deps.js';
+import { type AdvanceOutcome, type EngineDeps, forConversation } from './engine-deps.js';
 import { runOneStep } from './run-step.js';
 import { runToolCall } from './run-tool-call.js';
 import { errorResult, textResult, toolCallsOf, withToolResult } from './tool-messages.js';
@@ -45,10 +45,12 @@ export async function advanceTurn(deps: EngineDeps, turnId: string): Promise<Adv
 }
 
 /** {@link advanceTurn} once the lease is held. */
-async function advanceHeldTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
+async function advanceHeldTurn(engine: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
   for (let loop = 0; loop < MAX_LOOPS; loop++) {
-    const turn = await deps.store.getTurn(turnId);
+    const turn = await engine.store.getTurn(turnId);
     if (!turn) return { state: 'missing' };
+    // The turn's channel may set its own prompt, ask defaults, tools and approval rules.
+    const deps = forConversation(engine, turn.conversation);
     switch (turn.status) {
       case 'running':
         await runOneStep(deps, turn);

@@ -4,6 +4,7 @@ import type { TimeoutPolicy } from '../ask/types.js';
 import type { AskWakeups } from '../asks/ask-ports.js';
 import { type AskCheckpoint, type AskEvent, AskService } from '../asks/ask-service.js';
 import type { AskStore } from '../asks/ask-store.js';
+import type { ConversationRef } from '../asks/conversation.js';
 import type { EngineLogger } from '../asks/logger.js';
 import { ProgramWaiter } from '../asks/program-waiter.js';
 import type { AnswererPolicy, AskFollowUp } from '../asks/types.js';
@@ -41,6 +42,40 @@ export interface EngineConfig {
   turnLeaseMs?: number;
 }
 
+/**
+ * What a conversation's channel sets for its turns (from the config file's `channels:` and `defaults:`);
+ * whatever is absent comes from {@link EngineConfig} and the engine's tools.
+ */
+export interface TurnSettings {
+  systemPrompt?: string;
+  /** ms. */
+  askTimeoutMs?: number;
+  timeoutPolicy?: TimeoutPolicy;
+  answerers?: AnswererPolicy;
+  /** The tools the agent may use there, with that channel's approvals applied. */
+  tools?: ToolRegistry;
+}
+
+/**
+ * The engine as a turn in `conversation` sees it: its channel's {@link TurnSettings} over the engine's.
+ * The same object when the channel sets nothing. Pure.
+ */
+export function forConversation(deps: EngineDeps, conversation: ConversationRef): EngineDeps {
+  const settings = deps.settingsFor?.(conversation) ?? null;
+  if (settings === null) return deps;
+  return {
+    ...deps,
+    config: {
+      ...deps.config,
+      ...(settings.systemPrompt !== undefined ? { systemPrompt: settings.systemPrompt } : {}),
+      ...(settings.askTimeoutMs !== undefined ? { askTimeoutMs: settings.askTimeoutMs } : {}),
+      ...(settings.timeoutPolicy !== undefined ? { timeoutPolicy: settings.timeoutPolicy } : {}),
+      ...(settings.answerers !== undefined ? { answerers: settings.answerers } : {}),
+    },
+    ...(settings.tools !== undefined ? { tools: settings.tools } : {}),
+  };
+}
+
 /** Named points in the engine where crash tests kill the process. No effect in production. */
 export type Checkpoint =
   | AskCheckpoint
@@ -75,6 +110,8 @@ export interface EngineDeps {
   onCheckpoint?: ((name: Checkpoint, ids: { turnId: string; askId?: string }) => void) | undefined;
   /** Called for countable events (metrics); must not throw. */
   observe?: ((event: EngineEvent) => void) | undefined;
+  /** What a conversation's channel sets for its turns (see {@link forConversation}); null: nothing. */
+  settingsFor?: ((conversation: ConversationRef) => TurnSettings | null) | undefined;
   abortSignal?: AbortSignal | undefined;
   /** Wakes programs' long-polls when their asks resolve (Redis pub/sub); without it they look every second. */
   wakeups?: AskWakeups | undefined;

@@ -93,6 +93,8 @@ describe('parseConfigFile', () => {
             approval: 'never',
           },
         ],
+        defaults: { approvals: [] },
+        channels: {},
       },
     });
   });
@@ -111,7 +113,7 @@ describe('parseConfigFile', () => {
       'an unknown top-level key',
       'mcpServer:\n  a: { command: x }\n',
       1,
-      'unknown key "mcpServer" (known keys: mcpServers, approvals)',
+      'unknown key "mcpServer" (known keys: mcpServers, approvals, defaults, channels)',
     ],
     [
       'an unknown server key',
@@ -176,7 +178,12 @@ describe('parseConfigFile', () => {
       3,
       'Map keys must be unique',
     ],
-    ['a list at the top', '- a\n', 1, 'the file: expected a map with mcpServers and approvals'],
+    [
+      'a list at the top',
+      '- a\n',
+      1,
+      'the file: expected a map with mcpServers, approvals, defaults and channels',
+    ],
   ])('%s is refused with its line', (_name, text, line, message) => {
     const result = parseConfigFile(text, ENV, 'x.yaml');
     expect(result.ok).toBe(false);

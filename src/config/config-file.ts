@@ -1,7 +1,8 @@
 import picomatch from 'picomatch';
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { z } from 'zod';
-import type { Escalation } from '../asks/types.js';
+import type { TimeoutPolicy } from '../ask/types.js';
+import type { AnswererPolicy, Escalation } from '../asks/types.js';
 import { parseDuration } from './durations.js';
 
 /** Default timeout of one MCP tool call, in ms (60 s). */
@@ -51,16 +52,45 @@ export interface ApprovalRule {
   escalation: Escalation | null;
 }
 
+/**
+ * What a channel (or `defaults:`) sets; every field is optional and falls back to `defaults:`, then to the
+ * environment (`SYSTEM_PROMPT*`, `ASK_TIMEOUT`, `ASK_TIMEOUT_POLICY`, `ASK_ANSWERERS`, every tool).
+ */
+export interface ChannelSettings {
+  /** The system prompt text; `systemPromptFile` is read into it when the config loads. */
+  systemPrompt?: string;
+  /** Path of a UTF-8 file holding the system prompt (read once at start-up, like SYSTEM_PROMPT_FILE). */
+  systemPromptFile?: string;
+  /** ms. */
+  askTimeoutMs?: number;
+  timeoutPolicy?: TimeoutPolicy;
+  answerers?: AnswererPolicy;
+  /** Globs over `<server>.<tool>`: the tools the agent may use here; absent: every tool. */
+  tools?: string[];
+  /** Approval rules checked before `defaults:`'s and the top-level ones (the first match decides). */
+  approvals: ApprovalRule[];
+}
+
 /** The validated config file (`HOLDPOINT_CONFIG`). */
 export interface ConfigFile {
   /** The path it was read from; null when none is configured (then everything below is empty). */
   path: string | null;
   mcpServers: McpServerConfig[];
   approvals: ApprovalRule[];
+  /** `defaults:`: what every channel gets unless it sets its own. */
+  defaults: ChannelSettings;
+  /** `channels:` by channel id (C…, G…, D…). */
+  channels: Record<string, ChannelSettings>;
 }
 
 /** The config file of a process started without `HOLDPOINT_CONFIG`. */
-export const EMPTY_CONFIG_FILE: ConfigFile = { path: null, mcpServers: [], approvals: [] };
+export const EMPTY_CONFIG_FILE: ConfigFile = {
+  path: null,
+  mcpServers: [],
+  approvals: [],
+  defaults: { approvals: [] },
+  channels: {},
+};
 
 const SERVER_NAME = /^[A-Za-z0-9-]{1,32}$/;
 const ID_LIST = /^[UWS][A-Z0-9]{2,}$/;
@@ -157,14 +187,51 @@ const approvalRule = z.strictObject({
     .optional(),
 });
 
+const channelSchema = z.strictObject(
+  {
+    systemPrompt: z
+      .string({ error: 'expected the prompt text' })
+      .min(1, 'expected the prompt text')
+      .optional(),
+    systemPromptFile: z
+      .string({ error: 'expected the path of a UTF-8 file' })
+      .min(1, 'expected the path of a UTF-8 file')
+      .optional(),
+    askTimeout: duration('askTimeout').optional(),
+    timeoutPolicy: z
+      .enum(['recommended-or-first', 'recommended-only', 'no-answer'], {
+        error: 'expected recommended-or-first, recommended-only or no-answer',
+      })
+      .optional(),
+    answerers: z
+      .union(
+        [
+          z.enum(['anyone', 'requester']),
+          z
+            .array(z.string().regex(ID_LIST, 'expected a user id (U…, W…) or user-group id (S…)'))
+            .min(1, 'name at least one person or group, or use anyone or requester'),
+        ],
+        { error: 'expected anyone, requester, or a list of user and user-group ids' },
+      )
+      .optional(),
+    tools: z.array(globSchema, { error: 'expected a list of globs such as "deploy.*"' }).optional(),
+    approvals: z.array(z.unknown(), { error: 'expected a list of rules' }).default([]),
+  },
+  { error: 'expected a map of channel settings' },
+);
+
 const fileSchema = z.strictObject(
   {
     mcpServers: z
       .record(z.string(), z.unknown(), { error: 'expected a map of server names to servers' })
       .default({}),
     approvals: z.array(z.unknown(), { error: 'expected a list of rules' }).default([]),
+    defaults: z.unknown().optional(),
+    channels: z
+      .record(z.string(), z.unknown(), { error: 'expected a map of channel ids to settings' })
+      .default({}),
   },
-  { error: 'expected a map with mcpServers and approvals' },
+  { error: 'expected a map with mcpServers, approvals, defaults and channels' },
 );
 
 /** One problem of a config file, with the line it is on (1-based; null when it is about the whole file). */
@@ -248,30 +315,50 @@ export function parseConfigFile(
         callTimeoutMs,
       });
   }
-  const approvals: ApprovalRule[] = [];
-  for (const [index, value] of parsed.data.approvals.entries()) {
-    const result = approvalRule.safeParse(value);
+  const approvals = parseApprovals(parsed.data.approvals, [], problems, lineOf);
+  const channelSettings = (value: unknown, base: PropertyKey[]): ChannelSettings => {
+    const result = channelSchema.safeParse(value ?? {});
     if (!result.success) {
-      for (const issue of result.error.issues) problems.push(problemOf(issue, ['approvals', index], lineOf));
-      continue;
+      for (const issue of result.error.issues) problems.push(problemOf(issue, base, lineOf));
+      return { approvals: [] };
     }
-    const rule = result.data;
-    if ((rule.escalateAfter === undefined) !== (rule.escalateTo === undefined)) {
+    const data = result.data;
+    if (data.systemPrompt !== undefined && data.systemPromptFile !== undefined)
       problems.push({
-        line: lineOf(['approvals', index]),
-        message: `approvals[${index}]: escalateAfter and escalateTo go together: set both or neither`,
+        line: lineOf(base),
+        message: `${formatPath(base)}: set systemPrompt or systemPromptFile, not both`,
+      });
+    const answerers: AnswererPolicy | undefined =
+      data.answerers === undefined
+        ? undefined
+        : typeof data.answerers === 'string'
+          ? { mode: data.answerers }
+          : {
+              mode: 'list',
+              userIds: data.answerers.filter((id) => !id.startsWith('S')),
+              groupIds: data.answerers.filter((id) => id.startsWith('S')),
+            };
+    return {
+      ...(data.systemPrompt !== undefined ? { systemPrompt: data.systemPrompt } : {}),
+      ...(data.systemPromptFile !== undefined ? { systemPromptFile: data.systemPromptFile } : {}),
+      ...(data.askTimeout !== undefined ? { askTimeoutMs: data.askTimeout } : {}),
+      ...(data.timeoutPolicy !== undefined ? { timeoutPolicy: data.timeoutPolicy } : {}),
+      ...(answerers !== undefined ? { answerers } : {}),
+      ...(data.tools !== undefined ? { tools: data.tools } : {}),
+      approvals: parseApprovals(data.approvals, [...base, 'approvals'], problems, lineOf),
+    };
+  };
+  const defaults = channelSettings(parsed.data.defaults, ['defaults']);
+  const channels: Record<string, ChannelSettings> = {};
+  for (const [channel, value] of Object.entries(parsed.data.channels)) {
+    if (!/^[CGD][A-Z0-9]{2,}$/.test(channel)) {
+      problems.push({
+        line: lineOf(['channels'], channel),
+        message: `channels.${channel}: expected a channel id (C…, G…, D…) as the key, as Slack shows it in the channel's details`,
       });
       continue;
     }
-    approvals.push({
-      tools: rule.tools,
-      approvers: rule.approvers ?? null,
-      timeoutMs: rule.timeout ?? null,
-      onTimeout: rule.onTimeout,
-      approval: rule.approval,
-      quorum: rule.quorum,
-      escalation: escalationOf(rule.escalateAfter, rule.escalateTo),
-    });
+    channels[channel] = channelSettings(value, ['channels', channel]);
   }
   const lowered = new Map<string, string>();
   for (const server of servers) {
@@ -290,8 +377,46 @@ export function parseConfigFile(
       path,
       mcpServers: servers,
       approvals,
+      defaults,
+      channels,
     },
   };
+}
+
+/** Parses a list of approval rules at `base` (`approvals`, `channels.C1.approvals`, …); problems are added. */
+function parseApprovals(
+  values: readonly unknown[],
+  base: PropertyKey[],
+  problems: ConfigFileProblem[],
+  lineOf: (keys: ReadonlyArray<PropertyKey>, key?: string) => number | null,
+): ApprovalRule[] {
+  const at = base.length > 0 ? base : ['approvals'];
+  const approvals: ApprovalRule[] = [];
+  for (const [index, value] of values.entries()) {
+    const result = approvalRule.safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues) problems.push(problemOf(issue, [...at, index], lineOf));
+      continue;
+    }
+    const rule = result.data;
+    if ((rule.escalateAfter === undefined) !== (rule.escalateTo === undefined)) {
+      problems.push({
+        line: lineOf([...at, index]),
+        message: `${formatPath([...at, index])}: escalateAfter and escalateTo go together: set both or neither`,
+      });
+      continue;
+    }
+    approvals.push({
+      tools: rule.tools,
+      approvers: rule.approvers ?? null,
+      timeoutMs: rule.timeout ?? null,
+      onTimeout: rule.onTimeout,
+      approval: rule.approval,
+      quorum: rule.quorum,
+      escalation: escalationOf(rule.escalateAfter, rule.escalateTo),
+    });
+  }
+  return approvals;
 }
 
 /** The sentence of one zod issue, with its full key path and line. */
@@ -316,11 +441,30 @@ function problemOf(
 }
 
 function knownKeys(keys: ReadonlyArray<PropertyKey>): string[] {
-  if (keys.length === 0) return ['mcpServers', 'approvals'];
+  if (keys.length === 0) return ['mcpServers', 'approvals', 'defaults', 'channels'];
+  if ((keys[0] === 'defaults' && keys.length === 1) || (keys[0] === 'channels' && keys.length === 2))
+    return [
+      'systemPrompt',
+      'systemPromptFile',
+      'askTimeout',
+      'timeoutPolicy',
+      'answerers',
+      'tools',
+      'approvals',
+    ];
   if (keys[0] === 'mcpServers' && keys.length === 2)
     return ['command', 'args', 'env', 'cwd', 'url', 'headers', 'callTimeout'];
   if (keys[0] === 'approvals' && keys.length === 2)
-    return ['tools', 'approvers', 'timeout', 'onTimeout', 'approval'];
+    return [
+      'tools',
+      'approvers',
+      'timeout',
+      'onTimeout',
+      'approval',
+      'quorum',
+      'escalateAfter',
+      'escalateTo',
+    ];
   return [];
 }
 

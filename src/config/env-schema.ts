@@ -4,7 +4,7 @@ import type { AnswererPolicy, AskFollowUp, Escalation } from '../asks/types.js';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/parse-model-string.js';
 import { parseAnswerers } from './answerers.js';
 import { API_TOKEN_MIN_LENGTH, type ApiToken, parseApiTokens } from './api-tokens.js';
-import { type ConfigFile, EMPTY_CONFIG_FILE, parseConfigFile } from './config-file.js';
+import { type ChannelSettings, type ConfigFile, EMPTY_CONFIG_FILE, parseConfigFile } from './config-file.js';
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import { formatDuration, parseDuration } from './durations.js';
@@ -419,8 +419,40 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       }
       if (text !== null) {
         const parsed = parseConfigFile(text, options.environment ?? raw, filePath);
-        if (parsed.ok) file = parsed.file;
-        else
+        if (parsed.ok) {
+          file = parsed.file;
+          // A channel's systemPromptFile is read now, once, like SYSTEM_PROMPT_FILE.
+          const readPrompt = (settings: ChannelSettings, where: string): ChannelSettings => {
+            if (settings.systemPromptFile === undefined) return settings;
+            try {
+              const prompt = options.readFile(settings.systemPromptFile).trim();
+              if (prompt === '') {
+                problem(
+                  'HOLDPOINT_CONFIG',
+                  `${filePath}: ${where}.systemPromptFile ${settings.systemPromptFile} is empty`,
+                );
+                return settings;
+              }
+              return { ...settings, systemPrompt: prompt };
+            } catch (error) {
+              problem(
+                'HOLDPOINT_CONFIG',
+                `${filePath}: ${where}.systemPromptFile ${settings.systemPromptFile} cannot be read (${errorCode(error)}): give the path of a readable UTF-8 file`,
+              );
+              return settings;
+            }
+          };
+          file = {
+            ...file,
+            defaults: readPrompt(file.defaults, 'defaults'),
+            channels: Object.fromEntries(
+              Object.entries(file.channels).map(([id, settings]) => [
+                id,
+                readPrompt(settings, `channels.${id}`),
+              ]),
+            ),
+          };
+        } else
           for (const found of parsed.problems)
             problem(
               'HOLDPOINT_CONFIG',

@@ -1,3 +1,4 @@
+import { channelChecks } from './check-channels.js';
 import { checkConfig } from './check-config.js';
 import { checkMcpServers } from './check-mcp-servers.js';
 import { checkModel } from './check-model.js';
@@ -37,6 +38,6 @@ export async function runDoctor(
     checkModel(config.model, timeout === undefined ? {} : { timeoutMs: timeout }),
     checkMcpServers(config.file, timeout === undefined ? {} : { timeoutMs: timeout }),
   ]);
-  const checks = [check, ...redis, ...slack, model, ...mcp];
+  const checks = [check, ...channelChecks(config), ...redis, ...slack, model, ...mcp];
   return { checks, ok: checks.every((entry) => entry.ok) };
 }

@@ -69,11 +69,14 @@ export function findButton(blocks: unknown, label: string, question = 0): { bloc
 }
 
 /** A new thread: its parent message is seeded in the fake Slack. */
-export function newThread(fake: FakeSlack, parentText = 'payments-api deploy is failing'): TestThread {
+export function newThread(
+  fake: FakeSlack,
+  parentText = 'payments-api deploy is failing',
+  channel = 'C0OPS',
+): TestThread {
   threadCounter += 1;
   const base = 1_780_000_000 + (process.pid % 10_000) * 100 + threadCounter;
   const threadTs = `${base}.000100`;
-  const channel = 'C0OPS';
   let messages = 0;
   fake.seedMessage({ channel, user: 'U0ALICE', text: parentText, ts: threadTs });
   const inThread = (call: FakeSlackCall) => call.args.channel === channel && call.args.thread_ts === threadTs;
