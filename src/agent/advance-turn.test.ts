@@ -81,6 +81,8 @@ describe('the turn loop over in-memory ports', () => {
     const ask = await e.store.getAsk('turn-1', askId);
     expect(ask?.messageRef).toBe(`msg-${askId}`);
     expect(e.scheduler.jobs.has(`timeout-${askId}`)).toBe(true);
+    // One timeout add per pause: the show adds it, and the pause does not add it again.
+    expect(e.scheduler.timeoutAdds).toBe(1);
 
     // Advancing again while the ask is open changes nothing and calls no model.
     expect(await advanceTurn(e.deps, 'turn-1')).toEqual({ state: 'paused', askId });

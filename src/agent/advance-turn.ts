@@ -89,8 +89,11 @@ async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<A
     return null;
   }
   if (ask.shownAt === null) {
-    if (await deps.asks.show(turn.conversation, ask)) await deps.surface.setWorking(turn.conversation, false);
-    return null;
+    // Shown: its timeout job was just added, so the turn waits now (no second add). Not shown: it resolved
+    // as not shown, and the next loop resumes the turn with that.
+    if (!(await deps.asks.show(turn.conversation, ask))) return null;
+    await deps.surface.setWorking(turn.conversation, false);
+    return { state: 'paused', askId };
   }
   await deps.asks.watch(ask);
   return { state: 'paused', askId };

@@ -153,9 +153,16 @@ export class AskService {
     return deps.store.getAsk(definition.scope, definition.askId);
   }
 
-  /** Makes sure the timeout job of a shown, open ask exists (idempotent by jobId). */
+  /**
+   * Makes sure the timeout job of a shown, open ask exists, and its nudge job when follow-up points are
+   * left (both idempotent by jobId): a crash between showing and adding them is repaired here.
+   */
   async watch(ask: AskRecord): Promise<void> {
-    await this.#deps.timers.timeout(ask.scope, ask.askId, ask.deadline ?? this.#deps.now());
+    const deps = this.#deps;
+    await deps.timers.timeout(ask.scope, ask.askId, ask.deadline ?? deps.now());
+    const next = dueFollowUps(ask, deps.now());
+    const at = next.send.length + next.skipped.length > 0 ? deps.now() : next.nextAt;
+    if (at !== null) await deps.timers.nudge(ask.scope, ask.askId, at);
   }
 
   /**

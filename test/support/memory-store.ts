@@ -359,7 +359,11 @@ export class MemoryScheduler implements Scheduler {
       this.jobs.set(id, { kind: 'resume', turnId, askId, recover: options.recover ?? false });
   }
 
+  /** Calls of {@link timeout}, de-duplicated or not. */
+  timeoutAdds = 0;
+
   async timeout(turnId: string, askId: string, dueAt: number): Promise<void> {
+    this.timeoutAdds++;
     const id = `timeout-${askId}`;
     if (!this.jobs.has(id)) this.jobs.set(id, { kind: 'timeout', turnId, askId, dueAt });
   }
