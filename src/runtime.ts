@@ -20,7 +20,7 @@ import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
 import { ConfigError, SystemError } from './errors.js';
 import { BullmqScheduler } from './jobs/bullmq-scheduler.js';
-import { createHoldpointQueue } from './jobs/queue.js';
+import { createHoldpointQueue, QUEUE_DEFAULTS, TIMER_CONCURRENCY, timerQueueName } from './jobs/queue.js';
 import { type Sweeper, startSweeper } from './jobs/sweeper.js';
 import { createHoldpointWorker, JOB_TIMINGS } from './jobs/worker.js';
 import type { Logger } from './log.js';
@@ -258,7 +258,14 @@ export async function startRuntime(
     });
     queue.on('error', (error) => logger.error({ err: error }, 'queue error'));
     closers.push(() => queue.close());
-    const scheduler = new BullmqScheduler(queue);
+    // The timer lane: timeouts and reminders on a queue of their own, so they never wait behind model calls.
+    const timerQueue: Queue = createHoldpointQueue(connections.bullmq, {
+      name: timerQueueName(tuning.queueName ?? QUEUE_DEFAULTS.name),
+      prefix: tuning.queuePrefix,
+    });
+    timerQueue.on('error', (error) => logger.error({ err: error }, 'timer queue error'));
+    closers.push(() => timerQueue.close());
+    const scheduler = new BullmqScheduler(queue, timerQueue);
     const metrics: Metrics = createMetrics({ countOpenAsks: () => workerStore.countOpenAsks() });
 
     // Its own lines (retries, rate limits) go through pino like Bolt's, not to the console.
@@ -396,6 +403,23 @@ export async function startRuntime(
           if (final) logger.error({ jobId: job?.id, err: error }, 'job failed for good');
         },
       });
+      const timers = createHoldpointWorker(deps, {
+        queueName: timerQueueName(tuning.queueName ?? QUEUE_DEFAULTS.name),
+        prefix: tuning.queuePrefix ?? QUEUE_DEFAULTS.prefix,
+        connection: connections.bullmq,
+        concurrency: TIMER_CONCURRENCY,
+        lockDuration: tuning.lockDuration,
+        stalledInterval: tuning.stalledInterval,
+        onFailed: (job, error, final) => {
+          metrics.jobFailures.inc({
+            queue: timerQueueName(tuning.queueName ?? QUEUE_DEFAULTS.name),
+            name: job?.name ?? 'unknown',
+          });
+          if (final) logger.error({ jobId: job?.id, err: error }, 'timer job failed for good');
+        },
+      });
+      // Timer jobs are short: closing waits for them without the turn jobs' abort dance.
+      closers.push(() => timers.close());
       const running = worker;
       closers.push(async () => {
         // Let running jobs finish within the bound. After it, abort them (the model call stops, the job

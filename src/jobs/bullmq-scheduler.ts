@@ -37,7 +37,15 @@ export const WORK_JOB_OPTIONS: JobsOptions = {
  * are no-ops while the job exists; a failed resume job is retried instead of silently ignored.
  */
 export class BullmqScheduler implements Scheduler {
-  constructor(private readonly queue: Queue) {}
+  /**
+   * @param queue turns, resumes and webhooks.
+   * @param timers the timer lane: `timeout` and `nudge` jobs, on a queue of their own with its own worker,
+   *   so a timer never waits behind a model call (default: `queue`).
+   */
+  constructor(
+    private readonly queue: Queue,
+    private readonly timers: Queue = queue,
+  ) {}
 
   async startTurn(start: TurnStart): Promise<void> {
     const id = turnJobId(start.turnId);
@@ -57,7 +65,7 @@ export class BullmqScheduler implements Scheduler {
   }
 
   async timeout(turnId: string, askId: string, dueAt: number): Promise<void> {
-    await this.queue.add(
+    await this.timers.add(
       JOB_NAMES.timeout,
       { turnId, askId },
       {
@@ -85,7 +93,7 @@ export class BullmqScheduler implements Scheduler {
   }
 
   async nudge(turnId: string, askId: string, dueAt: number): Promise<void> {
-    await this.queue.add(
+    await this.timers.add(
       JOB_NAMES.nudge,
       { turnId, askId },
       { ...WORK_JOB_OPTIONS, jobId: nudgeJobId(askId), delay: Math.max(0, dueAt - Date.now()) },
@@ -94,6 +102,6 @@ export class BullmqScheduler implements Scheduler {
 
   async cancelTimeout(_turnId: string, askId: string): Promise<void> {
     // One round trip; a job that is running right now is locked and stays (it will find the ask resolved).
-    await this.queue.remove(timeoutJobId(askId));
+    await this.timers.remove(timeoutJobId(askId));
   }
 }

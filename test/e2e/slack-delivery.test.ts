@@ -125,7 +125,7 @@ describe('Slack end to end: 429 on chat.postMessage (C09)', () => {
     expect(stored.deadline).toBe((stored.shownAt ?? 0) + 10 * 60_000);
 
     const job = await waitFor(
-      async () => (await h.queue.getJob(timeoutJobId(ref.askId))) ?? undefined,
+      async () => (await h.timers.getJob(timeoutJobId(ref.askId))) ?? undefined,
       5000,
       'the timeout job',
     );

@@ -8,6 +8,7 @@ import pino from 'pino';
 import type { AgentTool } from '../../src/agent/tool-registry.js';
 import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-ask-result.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { timerQueueName } from '../../src/jobs/queue.js';
 import { type Runtime, type RuntimeTuning, startRuntime } from '../../src/runtime.js';
 import { parseActionValue } from '../../src/slack/blocks/action-ids.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
@@ -44,6 +45,8 @@ export interface SlackHarness {
   redis: Redis;
   /** The harness's BullMQ queue, opened on `redis` (for assertions on jobs). */
   queue: Queue;
+  /** Its timer lane (`timeout` and `nudge` jobs). */
+  timers: Queue;
   /** Sends a signed request (from test/support/slack-payloads.ts) to the app. */
   send(request: SignedSlackRequest): Promise<SlackAppResponse>;
   close(): Promise<void>;
@@ -98,6 +101,8 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   redis.on('error', () => {});
   const queue = new Queue(`e2e-${id}`, { connection: redis, prefix: `{e2e-${id}}` });
   queue.on('error', () => {});
+  const timers = new Queue(timerQueueName(`e2e-${id}`), { connection: redis, prefix: `{e2e-${id}}` });
+  timers.on('error', () => {});
   return {
     runtime,
     fake,
@@ -107,11 +112,13 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     store: new RedisTurnStore(redis, { prefix: `hpe2e-${id}` }),
     redis,
     queue,
+    timers,
     send: (request) => postToSlackApp(`${baseUrl}/slack/events`, request),
     async close() {
       await runtime.stop();
       await fake.close();
       await queue.close();
+      await timers.close();
       redis.disconnect();
     },
   };
