@@ -215,6 +215,12 @@ describe('reaching people on the built app', () => {
     // Before: Zoe may not answer.
     expect(await click(app, ts, 'U0ZOE', button(ts, 'hp.option.0.1'))).toBe(200);
     await until(() => fake.ephemerals.some((e) => e.user === 'U0ZOE'));
+    // Someone who may not answer cannot hand the ask on either.
+    const strangerNotices = fake.ephemerals.filter((e) => e.user === 'U0MALLORY').length;
+    const openedBefore = fake.callsTo('views.open').length;
+    expect(await click(app, ts, 'U0MALLORY', menuChoice(ts, 'Ask someone else…'))).toBe(200);
+    await until(() => fake.ephemerals.filter((e) => e.user === 'U0MALLORY').length > strangerNotices);
+    expect(fake.callsTo('views.open')).toHaveLength(openedBefore);
     const opened = fake.callsTo('views.open').length;
     expect(await click(app, ts, 'U0ALICE', menuChoice(ts, 'Ask someone else…'))).toBe(200);
     const view = await until(() => fake.callsTo('views.open')[opened]?.args.view as Json | undefined);
