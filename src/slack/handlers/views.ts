@@ -125,18 +125,21 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
       return;
     }
     const target = { channel: metadata.channel, userId, threadTs: ask.conversation.threadTs };
-    const result = await deps.engine.asks.delegate({
-      turnId: metadata.turnId,
-      askId: metadata.askId,
-      userId,
-      delegateId: picked,
-      inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
-    });
+    // The modal closes at once (Slack waits 3 s at most); what follows is told as an ephemeral notice.
     await ack();
-    if (result.status === 'forbidden')
-      await notify(client, deps.engine.log, target, notAllowedText(ask.answerers));
-    else if (result.status === 'closed' || result.status === 'not-found')
-      await notify(client, deps.engine.log, target, askClosedText());
+    await reportFailure(deps, client, target, 'delegation failed', async () => {
+      const result = await deps.engine.asks.delegate({
+        turnId: metadata.turnId,
+        askId: metadata.askId,
+        userId,
+        delegateId: picked,
+        inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
+      });
+      if (result.status === 'forbidden')
+        await notify(client, deps.engine.log, target, notAllowedText(ask.answerers));
+      else if (result.status === 'closed' || result.status === 'not-found')
+        await notify(client, deps.engine.log, target, askClosedText());
+    });
   });
 
   app.view(CHANGE_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
@@ -163,30 +166,53 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
       return;
     }
     const target = { channel: metadata.channel, userId, threadTs: ask.conversation.threadTs };
-    const result = await deps.engine.asks.override({
-      turnId: metadata.turnId,
-      askId: metadata.askId,
-      questionIndex: metadata.q,
-      override: {
-        selected: label === undefined ? [] : [label],
-        other: label === undefined ? typed.slice(0, TYPED_ANSWER_MAX) : null,
-        by: userId,
-        at: new Date(deps.engine.now()).toISOString(),
-      },
-      inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
-    });
     await ack();
-    const text = {
-      recorded: null,
-      forbidden: notAllowedText(ask.answerers),
-      duplicate: 'Someone changed this answer already; the first change counts. Nothing was changed.',
-      closed: 'This answer can no longer be changed (its window has passed). Nothing was changed.',
-      'not-assumed':
-        'This question was answered by a person, so there is nothing to change. Nothing was changed.',
-      'not-found': askClosedText(),
-    }[result.status];
-    if (text) await notify(client, deps.engine.log, target, text);
+    await reportFailure(deps, client, target, 'answer change failed', async () => {
+      const result = await deps.engine.asks.override({
+        turnId: metadata.turnId,
+        askId: metadata.askId,
+        questionIndex: metadata.q,
+        override: {
+          selected: label === undefined ? [] : [label],
+          other: label === undefined ? typed.slice(0, TYPED_ANSWER_MAX) : null,
+          by: userId,
+          at: new Date(deps.engine.now()).toISOString(),
+        },
+        inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
+      });
+      const text = {
+        recorded: null,
+        forbidden: notAllowedText(ask.answerers),
+        duplicate: 'Someone changed this answer already; the first change counts. Nothing was changed.',
+        closed: 'This answer can no longer be changed (its window has passed). Nothing was changed.',
+        'not-assumed':
+          'This question was answered by a person, so there is nothing to change. Nothing was changed.',
+        'not-found': askClosedText(),
+      }[result.status];
+      if (text) await notify(client, deps.engine.log, target, text);
+    });
   });
+}
+
+/** Runs a follow-up after its modal closed; a failure is logged and told to the person (never thrown). */
+async function reportFailure(
+  deps: SlackHandlerDeps,
+  client: Parameters<typeof notify>[0],
+  target: Parameters<typeof notify>[2],
+  what: string,
+  run: () => Promise<void>,
+): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    deps.engine.log.error({ err: error, userId: target.userId }, what);
+    await notify(
+      client,
+      deps.engine.log,
+      target,
+      error instanceof StateError ? stateUnreadableText() : temporarilyUnavailableText(),
+    );
+  }
 }
 
 /**
