@@ -3,7 +3,7 @@ import { decodeAskArguments } from '../ask/decode-ask-arguments.js';
 import { formatAskResult } from '../ask/format-ask-result.js';
 import type { QuestionResolution } from '../ask/types.js';
 import type { AskOf } from '../asks/ask-ports.js';
-import type { ApprovalSpec, AskRecord } from '../asks/types.js';
+import { type ApprovalSpec, type AskRecord, waitedForMs } from '../asks/types.js';
 import { approvalDecision } from './approval-ask.js';
 import { endTurn, finishTurn } from './end-turn.js';
 import { type AdvanceOutcome, type EngineDeps, forConversation } from './engine-deps.js';
@@ -112,7 +112,7 @@ async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<
   const call = findToolCall(turn.messages, ask.waiter.toolCallId);
   const decoded = call ? decodeAskArguments(call.input) : null;
   const text = formatAskResult(ask.questions, resolutions, {
-    timeoutMs: ask.timeoutMs,
+    timeoutMs: waitedForMs(ask),
     ignoredKeys: decoded?.ok ? decoded.ignoredKeys : [],
   });
   const result = textResult({ toolCallId: ask.waiter.toolCallId, toolName: deps.askTool.name }, text);
@@ -141,7 +141,7 @@ async function resumeAfterApproval(
       input: gated.input,
     };
     const decision = resolution
-      ? approvalDecision(gated, resolution, ask.timeoutMs)
+      ? approvalDecision(gated, resolution, waitedForMs(ask))
       : ({ run: false, text: `Not run: ${gated.toolName} was not decided. Nothing was executed.` } as const);
     const result = decision.run
       ? await runToolCall(deps, turn.turnId, call, decision.prefix)

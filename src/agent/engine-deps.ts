@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import type { AskToolDefinition } from '../ask/ask-schema.js';
+import { type AskToolDefinition, askToolDefinitionFor } from '../ask/ask-schema.js';
 import type { TimeoutPolicy } from '../ask/types.js';
 import type { AskWakeups } from '../asks/ask-ports.js';
 import { type AskCheckpoint, type AskEvent, AskService } from '../asks/ask-service.js';
@@ -73,6 +73,10 @@ export function forConversation(deps: EngineDeps, conversation: ConversationRef)
       ...(settings.answerers !== undefined ? { answerers: settings.answerers } : {}),
     },
     ...(settings.tools !== undefined ? { tools: settings.tools } : {}),
+    // The model is told what a timeout picks: under the channel's own policy.
+    ...(settings.timeoutPolicy !== undefined
+      ? { askTool: askToolDefinitionFor(settings.timeoutPolicy) }
+      : {}),
   };
 }
 

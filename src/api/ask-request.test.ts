@@ -90,3 +90,37 @@ describe('decodeAskRequest', () => {
     expect(decoded.problem.message).toMatch(/^ask_question was not called correctly/);
   });
 });
+
+describe('decodeAskRequest: follow-ups', () => {
+  const base = { channel: 'C0OPS', questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] };
+  const defaults = {
+    timeoutMs: 1_800_000,
+    policy: 'recommended-or-first' as const,
+    answerers: { mode: 'anyone' as const },
+    followUp: { ...NO_FOLLOW_UP, escalation: { afterMs: 60_000, userIds: ['U0LEAD'], groupIds: [] } },
+  };
+
+  it('takes quorum and an escalation, and null turns the configured escalation off', () => {
+    const decoded = decodeAskRequest(
+      { ...base, quorum: 2, escalation: { after: '20m', to: ['U0LEAD', 'S0SRE'] } },
+      defaults,
+    );
+    expect(decoded.ok && decoded.request.followUp).toMatchObject({
+      quorum: 2,
+      escalation: { afterMs: 1_200_000, userIds: ['U0LEAD'], groupIds: ['S0SRE'] },
+    });
+    const off = decodeAskRequest({ ...base, escalation: null }, defaults);
+    expect(off.ok && off.request.followUp.escalation).toBeNull();
+  });
+
+  it.each([
+    [{ quorum: 0 }, 'quorum: expected a whole number from 1 to 20'],
+    [{ escalation: { after: '20m' } }, 'escalation.to: expected a list of user ids'],
+    [{ escalation: { after: 'soon', to: ['U0LEAD'] } }, 'escalation.after: "soon" is not a duration'],
+    [{ escalation: { after: '20m', to: ['bob'] } }, 'escalation.to: use a list of user ids'],
+  ])('refuses %j: %s', (extra, message) => {
+    const decoded = decodeAskRequest({ ...base, ...extra }, defaults);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.problem.message).toContain(message);
+  });
+});

@@ -91,10 +91,11 @@ const bodySchema = z.strictObject(
           after: z.union([z.string(), z.number()], {
             error: 'expected a duration such as "20m", or a number of seconds',
           }),
-          to: z.array(z.string(), { error: ANSWERERS }),
+          to: z.array(z.string(), { error: 'expected a list of user ids (U…, W…) and user-group ids (S…)' }),
         },
-        { error: 'expected {"after": "20m", "to": ["U…", "S…"]}' },
+        { error: 'expected {"after": "20m", "to": ["U…", "S…"]}, or null for no escalation' },
       )
+      .nullable()
       .optional(),
     callbackUrl: z
       .string({ error: 'expected an http or https URL' })
@@ -169,7 +170,9 @@ export function decodeAskRequest(
   }
   let followUp: AskFollowUp = defaults.followUp;
   if (fields.quorum !== undefined) followUp = { ...followUp, quorum: fields.quorum };
-  if (fields.escalation !== undefined) {
+  // null: no escalation for this ask, whatever ASK_ESCALATE_* says.
+  if (fields.escalation === null) followUp = { ...followUp, escalation: null };
+  else if (fields.escalation !== undefined) {
     const afterMs = parseDuration(String(fields.escalation.after));
     if (afterMs === null || afterMs <= 0)
       return refused(

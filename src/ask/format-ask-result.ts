@@ -27,6 +27,8 @@ export interface AskResultAnswer {
   assumption?: AssumptionBasis;
   /** Present only for a quorum: everyone whose equal answer counted, in order (`answeredBy` is the last). */
   voters?: string[];
+  /** Present only for a quorum question that timed out with votes: who chose what. */
+  votes?: Array<{ by: string; selected: string[]; other: string | null }>;
 }
 
 /** The JSON block of an `ask_question` tool result. */
@@ -92,6 +94,8 @@ export function askResultAnswer(question: AskQuestion, resolution: QuestionResol
     answeredAt: resolution.answeredAt,
   };
   if (resolution.voters && resolution.voters.length > 0) answer.voters = [...resolution.voters];
+  if (resolution.votes && resolution.votes.length > 0)
+    answer.votes = resolution.votes.map((vote) => ({ ...vote }));
   if (resolution.status === 'assumed') {
     answer.assumption =
       resolution.assumption ?? (resolution.selected.length > 0 ? 'recommended' : 'no_answer');
@@ -121,10 +125,14 @@ function answerText(resolution: QuestionResolution): string {
 }
 
 function assumedText(resolution: QuestionResolution, timeoutMs: number | undefined): string {
+  const limit = timeoutMs === undefined ? '' : ` (${minutes(timeoutMs)})`;
+  const votes = resolution.votes ?? [];
   const reason =
     resolution.source === 'not_shown'
       ? 'the question could not be shown to anyone, so NOBODY answered it'
-      : `NOBODY answered within the time limit${timeoutMs === undefined ? '' : ` (${minutes(timeoutMs)})`}`;
+      : votes.length > 0
+        ? `not enough people agreed within the time limit${limit} (the votes: ${votes.map((vote) => `${person(vote.by)} chose ${[...vote.selected.map(quoteText), ...(vote.other ? [quoteText(vote.other)] : [])].join(' and ') || 'nothing'}`).join('; ')})`
+        : `NOBODY answered within the time limit${limit}`;
   const caveat = 'This is an assumption, not a decision by a person: say so when you act on it.';
   const picked = resolution.selected.map(quoteText).join(', ');
   const basis = resolution.assumption ?? (resolution.selected.length > 0 ? 'recommended' : 'no_answer');
@@ -167,6 +175,9 @@ const answerSchema = z.object({
   answeredAt: z.string(),
   assumption: z.enum(['recommended', 'first_option', 'no_answer']).optional(),
   voters: z.array(z.string()).optional(),
+  votes: z
+    .array(z.object({ by: z.string(), selected: z.array(z.string()), other: z.string().nullable() }))
+    .optional(),
 });
 const resultSchema = z.object({ answers: z.array(answerSchema) });
 
@@ -191,10 +202,11 @@ export function parseAskResultJson(text: string): AskResultJson | null {
     return null;
   }
   return {
-    answers: parsed.data.answers.map(({ assumption, voters, ...rest }) => ({
+    answers: parsed.data.answers.map(({ assumption, voters, votes, ...rest }) => ({
       ...rest,
       ...(assumption === undefined ? {} : { assumption }),
       ...(voters === undefined ? {} : { voters }),
+      ...(votes === undefined ? {} : { votes }),
     })),
   };
 }

@@ -89,6 +89,11 @@ export interface QuestionResolution {
    * (`answeredBy` is the one whose vote completed it). Absent otherwise.
    */
   voters?: string[];
+  /**
+   * For a quorum question that timed out: the votes given, not enough to agree (who, and what they chose).
+   * Absent otherwise.
+   */
+  votes?: Array<{ by: string; selected: string[]; other: string | null }>;
 }
 
 /**

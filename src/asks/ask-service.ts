@@ -248,7 +248,7 @@ export class AskService {
     const result = await deps.store.resolveOpenQuestions(
       turnId,
       askId,
-      assumeOpenQuestions(ask.questions, ask.policy, at, 'timeout'),
+      withVotes(ask, assumeOpenQuestions(ask.questions, ask.policy, at, 'timeout')),
       // An extension that Redis ran first moved the deadline: then this changes nothing.
       { onlyIfDue: true },
     );
@@ -392,7 +392,11 @@ export class AskService {
       input.askId,
       input.questionIndex,
       input.override,
-      { inAllowedGroup: input.inAllowedGroup, windowMs: followUpOf(ask).overrideWindowMs },
+      // A quorum's question is not changed by one person afterwards: no window.
+      {
+        inAllowedGroup: input.inAllowedGroup,
+        windowMs: followUpOf(ask).quorum > 1 ? 0 : followUpOf(ask).overrideWindowMs,
+      },
     );
     if (result.status === 'recorded') {
       deps.log.info(
@@ -492,4 +496,26 @@ export class AskService {
   async #recover(ask: AskRecord): Promise<void> {
     await waiterHandlerOf(this.#deps.waiters, ask).continue(ask, { recover: true });
   }
+}
+
+/**
+ * The timeout's fallbacks with, for each quorum question, the votes it had (not enough to agree), so the
+ * waiter is told who chose what instead of "nobody answered". Pure.
+ */
+function withVotes(ask: AskRecord, fallbacks: QuestionResolution[]): QuestionResolution[] {
+  return fallbacks.map((fallback, index) => {
+    const votes = Object.entries(ask.votes[index] ?? {});
+    if (votes.length === 0) return fallback;
+    return {
+      ...fallback,
+      votes: votes.map(([by, vote]) => {
+        try {
+          const [selected, other] = JSON.parse(vote) as [string[], string | null];
+          return { by, selected, other };
+        } catch {
+          return { by, selected: [], other: null };
+        }
+      }),
+    };
+  });
 }

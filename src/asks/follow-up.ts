@@ -130,8 +130,10 @@ export function extendChoices(
 ): Array<{ index: number; ms: number }> {
   if (ask.status !== 'open' || ask.deadline === null) return [];
   const room = latestDeadline(ask) - ask.deadline;
-  if (room <= 0) return [];
-  return followUpOf(ask).extendByMs.map((ms, index) => ({ index, ms }));
+  // Only what fits whole before the latest deadline: "+1 h" never moves it by less.
+  return followUpOf(ask)
+    .extendByMs.map((ms, index) => ({ index, ms }))
+    .filter((choice) => choice.ms <= room);
 }
 
 /**
@@ -142,7 +144,8 @@ export function overridableQuestions(
   ask: Pick<AskRecord, 'followUp' | 'status' | 'resolvedAt' | 'resolutions' | 'overrides'>,
   now: number,
 ): number[] {
-  const windowMs = followUpOf(ask).overrideWindowMs;
+  // A question that needed several people to agree is not changed by one person afterwards.
+  const windowMs = followUpOf(ask).quorum > 1 ? 0 : followUpOf(ask).overrideWindowMs;
   if (ask.status !== 'resolved' || ask.resolvedAt === null || now > ask.resolvedAt + windowMs) return [];
   return ask.resolutions.flatMap((resolution, index) =>
     resolution?.status === 'assumed' && !ask.overrides[index] ? [index] : [],

@@ -188,6 +188,14 @@ export interface AskRecord extends AskDefinition {
   overrides: (AnswerOverride | null)[];
 }
 
+/**
+ * How long the ask actually waited for people, in ms: from shown to its (possibly extended) deadline; the
+ * configured timeout before it was shown. Pure.
+ */
+export function waitedForMs(ask: Pick<AskRecord, 'timeoutMs' | 'shownAt' | 'deadline'>): number {
+  return ask.shownAt !== null && ask.deadline !== null ? ask.deadline - ask.shownAt : ask.timeoutMs;
+}
+
 /** The mutable fields of an ask just opened: open, nothing resolved, not shown, no changes. Pure. */
 export function openAskState(
   definition: Pick<AskDefinition, 'questions'>,

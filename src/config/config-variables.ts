@@ -205,7 +205,7 @@ export const CONFIG_VARIABLES = [
     name: 'ASK_ESCALATE_AFTER',
     group: 'Asks',
     required: false,
-    requiredWhen: 'ASK_ESCALATE_TO is set',
+    requiredWhen: 'when ASK_ESCALATE_TO is set',
     default: null,
     description:
       'How long after an ask was shown, with questions still open, the ASK_ESCALATE_TO people become answerers too and are mentioned (e.g. 20m).',
@@ -215,7 +215,7 @@ export const CONFIG_VARIABLES = [
     name: 'ASK_ESCALATE_TO',
     group: 'Asks',
     required: false,
-    requiredWhen: 'ASK_ESCALATE_AFTER is set',
+    requiredWhen: 'when ASK_ESCALATE_AFTER is set',
     default: null,
     description:
       'Who an unanswered ask escalates to: a comma list of user ids (U…, W…) and user-group ids (S…).',
@@ -289,7 +289,7 @@ export const CONFIG_VARIABLES = [
     default: null,
     description:
       // biome-ignore lint/suspicious/noTemplateCurlyInString: it describes the file's ${VAR} syntax
-      'Path of the YAML config file with the MCP tool servers the agent may use (mcpServers) and the approval rules (approvals); see holdpoint.example.yaml. ${VAR} in it reads the environment variable VAR. Unset: no tools but ask_question.',
+      'Path of the YAML config file with the MCP tool servers the agent may use (mcpServers), the approval rules (approvals) and per-channel settings (channels, defaults); see holdpoint.example.yaml. ${VAR} in it reads the environment variable VAR. Unset: no tools but ask_question.',
     secret: false,
   },
   {

@@ -8,7 +8,13 @@ import { type ChannelSettings, type ConfigFile, EMPTY_CONFIG_FILE, parseConfigFi
 import { CONFIG_VARIABLES, type ConfigVariableName, type RawEnv } from './config-variables.js';
 import { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt.js';
 import { formatDuration, parseDuration } from './durations.js';
-import { type Parsed, parseExtendChoices, parseOptionalDuration, parseReminders } from './follow-up.js';
+import {
+  type Parsed,
+  parseExtendChoices,
+  parseOptionalDuration,
+  parseReminders,
+  parseRequiredDuration,
+} from './follow-up.js';
 import { redactUrl } from './redact-url.js';
 import {
   type Config,
@@ -344,11 +350,18 @@ export function createEnvSchema(options: EnvSchemaOptions) {
     const reminders = parseWith('ASK_REMINDERS', parseReminders, []);
     const extendByMs = parseWith('ASK_EXTEND_CHOICES', parseExtendChoices, []);
     // The default (24h) gives way to a longer ASK_TIMEOUT; one set explicitly must not be shorter.
-    const maxDeadlineMs = Math.max(parseWith('ASK_MAX_DEADLINE', parseOptionalDuration, 0), timeoutMs);
-    if (raw.ASK_MAX_DEADLINE !== undefined && maxDeadlineMs > (parseDuration(raw.ASK_MAX_DEADLINE) ?? 0))
+    const maxDeadlineSet = parseWith('ASK_MAX_DEADLINE', parseRequiredDuration, 0);
+    const maxDeadlineMs = Math.max(maxDeadlineSet, timeoutMs);
+    if (raw.ASK_MAX_DEADLINE !== undefined && maxDeadlineSet > 0 && maxDeadlineSet < timeoutMs)
       problem(
         'ASK_MAX_DEADLINE',
         `${shown('ASK_MAX_DEADLINE', withDefault('ASK_MAX_DEADLINE'))} is shorter than ASK_TIMEOUT: use at least ${formatDuration(timeoutMs)}`,
+      );
+    const tooLong = extendByMs.filter((ms) => ms > maxDeadlineMs - timeoutMs);
+    if (tooLong.length > 0 && maxDeadlineMs > timeoutMs)
+      problem(
+        'ASK_EXTEND_CHOICES',
+        `${shown('ASK_EXTEND_CHOICES', withDefault('ASK_EXTEND_CHOICES'))}: ${tooLong.map(formatDuration).join(', ')} can never be offered: ASK_MAX_DEADLINE (${formatDuration(maxDeadlineMs)} after an ask is shown) leaves at most ${formatDuration(maxDeadlineMs - timeoutMs)} after ASK_TIMEOUT (${formatDuration(timeoutMs)})`,
       );
     const overrideWindowMs = parseWith('ASK_OVERRIDE_WINDOW', parseOptionalDuration, 0);
     let escalation: Escalation | null = null;

@@ -65,6 +65,14 @@ export function parseExtendChoices(text: string): Parsed<number[]> {
   return { ok: true, value: choices };
 }
 
+/** Parses a duration setting that cannot be turned off (`24h`, `90m`). Pure. */
+export function parseRequiredDuration(text: string): Parsed<number> {
+  const ms = parseDuration(text);
+  if (ms === null || ms <= 0)
+    return { ok: false, problem: `${text.trim()} is not a duration (e.g. 24h, 90m)` };
+  return { ok: true, value: ms };
+}
+
 /** Parses a duration setting that `none` or `0` turns off (0 ms). Pure. */
 export function parseOptionalDuration(text: string): Parsed<number> {
   const value = text.trim().toLowerCase();

@@ -24,9 +24,9 @@ export function channelChecks(config: Config): DoctorCheck[] {
       `ask timeout ${formatDuration(effective.askTimeoutMs ?? config.ask.timeoutMs)}${mark('askTimeoutMs')}`,
       `policy ${effective.timeoutPolicy ?? config.ask.timeoutPolicy}${mark('timeoutPolicy')}`,
       `answerers ${who}${mark('answerers')}`,
-      `tools ${effective.tools ? effective.tools.join(', ') : 'all'}${mark('tools')}`,
+      `tools ${effective.tools ? effective.tools.join(', ') || 'none' : 'all'}${mark('tools')}`,
       `${effective.approvals.length} approval rule${effective.approvals.length === 1 ? '' : 's'}`,
-      `system prompt ${effective.systemPrompt === undefined ? 'from the environment' : `of the config file${mark('systemPrompt')}`} (${prompt.length} characters)`,
+      `system prompt ${effective.systemPrompt === undefined ? (config.systemPromptSource === 'default' ? 'built in' : 'from the environment') : `of the config file${mark('systemPrompt')}`} (${prompt.length} characters)`,
     ];
     return parts.join('; ');
   };

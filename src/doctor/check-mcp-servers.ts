@@ -70,7 +70,16 @@ export async function checkMcpServers(
         detail: `${status.transport}, ${status.tools} tool${status.tools === 1 ? '' : 's'}${gated.length > 0 ? `; need approval: ${gated.join(', ')}` : ''}`,
       };
     });
-    const unmatched = servers.unmatchedGlobs();
+    // Every glob of the file: the top-level rules, `defaults:` and each channel's tools and rules.
+    const settings = [['defaults', file.defaults] as const, ...Object.entries(file.channels)];
+    const unmatched = [
+      ...servers.unmatchedGlobs(),
+      ...settings.flatMap(([where, channel]) =>
+        servers
+          .unmatchedGlobs([...(channel.tools ?? []), ...channel.approvals.flatMap((rule) => rule.tools)])
+          .map((glob) => `${glob} (${where === 'defaults' ? 'defaults' : `channels.${where}`})`),
+      ),
+    ];
     const rules: DoctorCheck[] =
       unmatched.length > 0
         ? [

@@ -101,13 +101,13 @@ export class McpToolServers {
    * Globs of the approval rules that match none of the tools listed so far (`<server>.<tool>`): often a
    * typo, which would quietly leave a tool ungated. A server that is down has listed nothing yet.
    */
-  unmatchedGlobs(): string[] {
+  unmatchedGlobs(globs: readonly string[] = this.#options.approvals.flatMap((rule) => rule.tools)): string[] {
     const names = [...this.tools.values()].flatMap((tool) =>
       tool.source ? [ruleToolName(tool.source.server, tool.source.tool)] : [],
     );
-    return this.#options.approvals
-      .flatMap((rule) => rule.tools)
-      .filter((glob) => !names.some((name) => approvalOf(name, NO_HINTS, [ruleFor(glob)]) !== null));
+    return globs.filter(
+      (glob) => !names.some((name) => approvalOf(name, NO_HINTS, [ruleFor(glob)]) !== null),
+    );
   }
 
   /** Each server's state. */

@@ -248,6 +248,9 @@ export const questionResolutionSchema: z.ZodType<QuestionResolution> = z.object(
   source: z.enum(['button', 'modal', 'thread_reply', 'timeout', 'not_shown', 'cancel']),
   assumption: z.enum(['recommended', 'first_option', 'no_answer']).nullable(),
   voters: z.array(z.string()).optional(),
+  votes: z
+    .array(z.object({ by: z.string(), selected: z.array(z.string()), other: z.string().nullable() }))
+    .optional(),
 });
 
 function parseJson(text: string, what: string, key: string): unknown {

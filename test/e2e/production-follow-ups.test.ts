@@ -143,7 +143,7 @@ describe('reaching people on the built app', () => {
     const reminders = await until(() => (threadReplies(ts).length >= 2 ? threadReplies(ts) : false), 10_000);
     for (const reminder of reminders) {
       expect(reminder.text).toContain(
-        '<@U0ALICE>, <!subteam^S0SRE>: still waiting for your answer to *Post the notes?*',
+        '<@U0ALICE>, <!subteam^S0SRE>: still waiting for your answer on *Post the notes?* It resolves',
       );
       expect(reminder.text).not.toContain('U0BOB');
       expect(reminder.text).not.toMatch(/<!(channel|here|everyone)/);
@@ -173,7 +173,7 @@ describe('reaching people on the built app', () => {
     await until(() => fake.ephemerals.filter((e) => e.user === 'U0LEAD').length > refusedBefore);
     expect((await api(app, 'GET', `/v1/asks/${id}`)).body.status).toBe('open');
     const escalated = await until(() => threadReplies(ts).find((reply) => reply.text.startsWith('⏫')));
-    expect(escalated.text).toContain('<@U0LEAD>: nobody has answered *Ship 2.41?* yet');
+    expect(escalated.text).toContain('<@U0LEAD>: *Ship 2.41?* has no answer yet, so you can answer it too.');
     await until(() => messageText(ts).includes('Who can answer: <@U0ALICE>, <@U0LEAD>'));
     expect(await click(app, ts, 'U0LEAD', button(ts, 'hp.option.0.1'))).toBe(200);
     const resolved = await api(app, 'GET', `/v1/asks/${id}?wait=10`);
@@ -439,7 +439,7 @@ describe('a reminder whose worker is SIGKILLed while Slack is still taking the p
       // Give a second post every chance to appear (the new worker waits for the first poster, then looks in the thread).
       await new Promise((resolve) => setTimeout(resolve, 7000));
       expect(replies()).toHaveLength(1);
-      expect(replies()[0]?.text).toContain('Still waiting for an answer');
+      expect(replies()[0]?.text).toContain('Still waiting for an answer on');
       expect(slow.callsTo('chat.postMessage').length - postsBefore).toBeLessThanOrEqual(2);
     } finally {
       await Promise.all(apps.map((started) => started.stop('SIGKILL')));

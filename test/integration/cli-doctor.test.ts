@@ -76,6 +76,12 @@ ${stdioServerYaml('deploy')}
     command: /nonexistent/mcp-server
 approvals:
   - tools: [deploy.restart, dep1oy.*]
+channels:
+  C0OPS:
+    askTimeout: 10m
+    tools: [deploy.status, deplo.rollback]
+    approvals:
+      - tools: [deploy.statuz]
 `,
     );
     const run = await runHoldpoint(['doctor'], { env: doctorEnv({ HOLDPOINT_CONFIG: config }) });
@@ -89,8 +95,12 @@ approvals:
     expect(lines.get('MCP server ghost')?.detail).toContain('not reachable');
     expect(lines.get('Approval rules')).toEqual({
       mark: '⚠',
-      detail: 'globs that match no tool of the servers reached: dep1oy.*',
+      detail:
+        'globs that match no tool of the servers reached: dep1oy.*, deplo.rollback (channels.C0OPS), deploy.statuz (channels.C0OPS)',
     });
+    expect(lines.get('Channel C0OPS')?.detail).toContain('ask timeout 10m; policy recommended-or-first');
+    expect(lines.get('Channel C0OPS')?.detail).toContain('tools deploy.status, deplo.rollback');
+    expect(lines.get('Other channels')?.detail).toContain('ask timeout 30m');
   }, 30_000);
 
   it('passes every check against a healthy set-up: exit 0', async () => {

@@ -275,8 +275,8 @@ export class MemoryStore implements EngineStore {
       return { status: 'closed', ask: this.#record(ask) };
     if (!this.#allowed(ask, input.byUserId, input.inAllowedGroup))
       return { status: 'forbidden', ask: this.#record(ask) };
-    const moved = Math.min(ask.deadline + input.addMs, input.latestDeadline);
-    if (moved <= ask.deadline) return { status: 'at-limit', ask: this.#record(ask) };
+    const moved = ask.deadline + input.addMs;
+    if (moved > input.latestDeadline) return { status: 'at-limit', ask: this.#record(ask) };
     ask.deadline = moved;
     ask.extendedBy = input.byUserId;
     ask.changes++;

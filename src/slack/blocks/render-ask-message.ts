@@ -27,7 +27,13 @@ import {
   overridableQuestions,
   quorumOf,
 } from '../../asks/follow-up.js';
-import { APPROVAL_OPTIONS, type AskRecord, askerLabel, cancelableInConversation } from '../../asks/types.js';
+import {
+  APPROVAL_OPTIONS,
+  type AskRecord,
+  askerLabel,
+  cancelableInConversation,
+  waitedForMs,
+} from '../../asks/types.js';
 import { escapeMrkdwn, mentionGroup, mentionUser } from '../mrkdwn.js';
 import {
   blockId,
@@ -168,8 +174,8 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
     if (resolution !== null) {
       const outcome = options.approvalOutcomes?.[questionIndex] ?? null;
       const line = call
-        ? `${approvalResolutionLine(resolution, ask.timeoutMs)}${outcome ? outcomeText(outcome) : ''}`
-        : resolutionLine(resolution, ask.timeoutMs);
+        ? `${approvalResolutionLine(resolution, waitedForMs(ask))}${outcome ? outcomeText(outcome) : ''}`
+        : resolutionLine(resolution, waitedForMs(ask));
       const done = section(ask, revision, questionIndex, 'done', line + overrideText(ask, questionIndex));
       // An assumption that may still be changed by a late answer: "Change answer" beside it.
       if (options.now !== undefined && overridableQuestions(ask, options.now).includes(questionIndex))
@@ -440,8 +446,16 @@ export function resolutionLine(resolution: QuestionResolution, timeoutMs: number
       return `✅ ${what.length > 0 ? what : 'Nothing selected'} — ${verb} by ${mentionUser(resolution.answeredBy)}`;
     }
     case 'assumed': {
+      const votes = resolution.votes ?? [];
       const lead =
-        resolution.source === 'not_shown' ? '⚠️ Could not be shown in Slack' : `⏱ No answer in ${duration}`;
+        resolution.source === 'not_shown'
+          ? '⚠️ Could not be shown in Slack'
+          : votes.length > 0
+            ? `⏱ Not enough agreed in ${duration} (${votes
+                .slice(0, WHO_MAX)
+                .map((vote) => `${mentionUser(vote.by)}: ${listLabels(vote.selected) || '“…”'}`)
+                .join(', ')}${votes.length > WHO_MAX ? ` and ${votes.length - WHO_MAX} more` : ''})`
+            : `⏱ No answer in ${duration}`;
       return picked !== null ? `${lead}: assumed ${picked}` : `${lead}: no option assumed`;
     }
     case 'canceled':
@@ -516,7 +530,8 @@ function quorumLine(ask: AskRecord, questionIndex: number): string {
     } catch {
       // an unreadable vote shows as it is (escaped below)
     }
-    return `${users.length} of ${quorum}: *${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}* — ${users.slice(0, WHO_MAX).map(mentionUser).join(', ')}`;
+    const more = users.length > WHO_MAX ? ` and ${users.length - WHO_MAX} more` : '';
+    return `${users.length} of ${quorum}: *${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}* — ${users.slice(0, WHO_MAX).map(mentionUser).join(', ')}${more}`;
   });
   return `\n🗳 ${parts.join('; ')}`;
 }

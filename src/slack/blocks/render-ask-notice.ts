@@ -36,16 +36,27 @@ export function mentionList(people: PeopleRef): string | null {
   return names.slice(0, MENTION_MAX).join(', ') + more;
 }
 
-/** The first open question (or the first question), escaped and bold. */
+/**
+ * The first open question (or the first question), escaped and bold; for an approval its header ("Approve
+ * deploy.rollback?"), which names the call, not the sentence that introduces its arguments.
+ */
 function questionText(ask: AskRecord, index?: number): string {
   const at = index ?? Math.max(0, ask.resolutions.indexOf(null));
   const question = ask.questions[at] ?? ask.questions[0];
-  return `*${escapeAndTruncate(question?.question ?? '', QUESTION_MAX)}*`;
+  const text = ask.approval && question?.header ? question.header : (question?.question ?? '');
+  return `*${escapeAndTruncate(text, QUESTION_MAX)}*`;
+}
+
+/** `text` as a sentence: a period unless it already ends with one (`?`, `!`, `.` before the closing `*`). */
+function sentence(text: string): string {
+  return /[?!.]\*?$/.test(text) ? text : `${text}.`;
 }
 
 function resolvesLine(ask: AskRecord, now: number): string {
   if (ask.deadline === null) return '';
-  return ` It resolves ${slackDateToken(ask.deadline, '{time}')} (${relativeTime(ask.deadline, now)}) if nobody answers.`;
+  // The date too when it is not soon (each reader sees their own time zone).
+  const format = ask.deadline - now > 12 * 3600_000 ? '{date_short_pretty} at {time}' : '{time}';
+  return ` It resolves ${slackDateToken(ask.deadline, format)} (${relativeTime(ask.deadline, now)}) if nobody ${ask.approval ? 'decides' : 'answers'}.`;
 }
 
 function labels(selected: readonly string[], other: string | null): string {
@@ -66,17 +77,18 @@ export function renderAskNotice(ask: AskRecord, notice: AskNotice, now: number):
   switch (notice.kind) {
     case 'reminder': {
       const who = mentionList(notice.waitingOn);
+      const article = verb === 'answer' ? 'an' : 'a';
       const lead = who
-        ? `⏰ ${who}: still waiting for your ${verb} to`
-        : `⏰ Still waiting for an ${verb} to`;
-      return `${lead} ${questionText(ask)}.${resolvesLine(ask, now)}`;
+        ? `⏰ ${who}: still waiting for your ${verb} on`
+        : `⏰ Still waiting for ${article} ${verb} on`;
+      return `${sentence(`${lead} ${questionText(ask)}`)}${resolvesLine(ask, now)}`;
     }
     case 'escalation': {
       const who = mentionList(notice.targets) ?? 'the escalation contacts';
-      return `⏫ ${who}: nobody has answered ${questionText(ask)} yet, so you can ${ask.approval ? 'decide' : 'answer'} it too.${resolvesLine(ask, now)}`;
+      return `⏫ ${who}: ${questionText(ask)} has no ${verb} yet, so you can ${ask.approval ? 'decide' : 'answer'} it too.${resolvesLine(ask, now)}`;
     }
     case 'delegated':
-      return `👉 ${mentionUser(notice.by)} asked ${mentionUser(notice.to)} to ${ask.approval ? 'decide' : 'answer'} ${questionText(ask)}.${resolvesLine(ask, now)}`;
+      return `${sentence(`👉 ${mentionUser(notice.by)} asked ${mentionUser(notice.to)} to ${ask.approval ? 'decide' : 'answer'} ${questionText(ask)}`)}${resolvesLine(ask, now)}`;
     case 'overridden': {
       const override = ask.overrides[notice.questionIndex];
       const assumed = ask.resolutions[notice.questionIndex];

@@ -1,5 +1,6 @@
 --[[
-  Moves the deadline of an open ask later ("+15 min" in its menu), capped at its latest deadline.
+  Moves the deadline of an open ask later ("+15 min" in its menu), only when the whole step fits before its
+  latest deadline.
 
   Input:
     KEYS[1] ask hash   <p>:{t:<turnId>}:ask:<askId>
@@ -17,7 +18,7 @@
     -1  not-found
     -2  closed: the ask is resolved, not shown yet, or its deadline has passed (the timeout decides)
     -4  forbidden: the person may not answer this ask
-    -10 at-limit: the deadline is already at its latest
+    -10 at-limit: the step would pass the latest deadline (nothing moved)
 
   The timeout (resolveOpenQuestions with ARGV[2] '1') re-reads the deadline: of an extension and a timeout
   at the deadline, whichever Redis runs first wins, and the other changes nothing.
@@ -43,8 +44,9 @@ if not allowed then
   return { -4, redis.call('HGETALL', key) }
 end
 local latest = tonumber(ARGV[3])
-local moved = math.min(deadline + tonumber(ARGV[2]), latest)
-if moved <= deadline then
+local moved = deadline + tonumber(ARGV[2])
+if moved > latest then
+  -- Never a smaller step than the one offered: past the latest deadline, nothing moves.
   return { -10, redis.call('HGETALL', key) }
 end
 redis.call('HSET', key, 'deadline', string.format('%d', moved), 'extendedBy', user, 'extendedAt', ARGV[1])

@@ -265,12 +265,14 @@ describe('extension against the timeout', () => {
     harness = h;
     const definition = programAsk('ext-limit', {
       timeoutMs: 60_000,
-      followUp: { ...NO_FOLLOW_UP, extendByMs: [3_600_000], maxDeadlineMs: 90_000 },
+      followUp: { ...NO_FOLLOW_UP, extendByMs: [30_000, 3_600_000], maxDeadlineMs: 90_000 },
     });
     await h.store.openAsk(definition);
     const shown = await h.store.markAskShown(definition.scope, 'ext-limit', Date.now(), '{"ts":"1"}');
     const input = { turnId: definition.scope, askId: 'ext-limit', choiceIndex: 0, inAllowedGroup: false };
     expect((await h.deps.asks.extend({ ...input, userId: 'U0MALLORY' })).status).toBe('forbidden');
+    // "+1 h" does not fit before the latest deadline: it moves nothing (never a smaller step than offered).
+    expect((await h.deps.asks.extend({ ...input, userId: 'U0BOB', choiceIndex: 1 })).status).toBe('at-limit');
     const first = await h.deps.asks.extend({ ...input, userId: 'U0BOB' });
     expect(first.status).toBe('extended');
     expect(first.ask?.deadline).toBe((shown?.shownAt ?? 0) + 90_000);
@@ -578,5 +580,46 @@ describe('a late Deny of an approval that timed out with onTimeout: approve', ()
     );
     await drained(h);
     expect(runs).toBe(1);
+  });
+});
+
+describe('a quorum question that times out with too few votes', () => {
+  it('keeps the votes in the assumed resolution, tells the waiter who chose what, and offers no late change', async () => {
+    const h = createHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'x' })),
+      worker: false,
+    });
+    harness = h;
+    const definition = programAsk('quorum-short', {
+      timeoutMs: 1000,
+      followUp: { ...NO_FOLLOW_UP, quorum: 2, overrideWindowMs: 60_000 },
+    });
+    await h.store.openAsk(definition);
+    await h.store.markAskShown(definition.scope, 'quorum-short', Date.now() - 1000, '{"ts":"1"}');
+    const voted = await h.store.answerQuestion(definition.scope, 'quorum-short', 0, answer('U0BOB', 'No'), {
+      quorum: 2,
+    });
+    expect(voted.status).toBe('voted');
+    expect(await h.deps.asks.timeout(definition.scope, 'quorum-short')).toBe('resolved');
+    const ask = await h.store.getAsk(definition.scope, 'quorum-short');
+    expect(ask?.resolutions[0]).toMatchObject({
+      status: 'assumed',
+      selected: ['Yes'],
+      votes: [{ by: 'U0BOB', selected: ['No'], other: null }],
+    });
+    const { formatAskResult } = await import('../../../src/ask/format-ask-result.js');
+    const told = formatAskResult(ask?.questions ?? [], ask?.resolutions.map((r) => r!) ?? []);
+    expect(told).toContain('not enough people agreed within the time limit');
+    expect(told).toContain('<@U0BOB> chose "No"');
+    // One person does not change afterwards what needed two to agree.
+    const late = await h.deps.asks.override({
+      turnId: definition.scope,
+      askId: 'quorum-short',
+      questionIndex: 0,
+      override: { selected: ['No'], other: null, by: 'U0BOB', at: new Date().toISOString() },
+      inAllowedGroup: false,
+    });
+    expect(late.status).toBe('closed');
   });
 });

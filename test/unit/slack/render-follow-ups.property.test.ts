@@ -208,4 +208,25 @@ describe('follow-up controls within Slack limits', () => {
       ),
     ).toBe(false);
   });
+
+  it('an extended ask that timed out says how long it really waited', () => {
+    const assumed = {
+      status: 'assumed' as const,
+      selected: ['Roll back'],
+      other: null,
+      answeredBy: null,
+      answeredAt: new Date(SHOWN_AT).toISOString(),
+      source: 'timeout' as const,
+      assumption: 'recommended' as const,
+    };
+    const ask = askRecord({
+      status: 'resolved',
+      timeoutMs: 30 * 60_000,
+      deadline: SHOWN_AT + 4.5 * 3600_000,
+      resolutions: [assumed],
+    });
+    expect(JSON.stringify(renderAskMessage(ask).blocks)).toContain(
+      'No answer in 4 h 30 min: assumed *Roll back*',
+    );
+  });
 });
