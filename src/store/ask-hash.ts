@@ -52,11 +52,52 @@ export function askDefinitionJson(ask: AskDefinition): string {
 }
 
 /**
- * Turns the values of an `answerQuestion` reply (after the code: `def` or nil, then the flat hash without
- * `def`) into the ask hash (see `lua/answerQuestion-1.lua`).
+ * The fields `lua/answerQuestion-1.lua` replies with, in its order, for asks of at most `maxQuestions`
+ * questions (keep the two lists the same).
  */
-export function hashFromAnswerReply(values: readonly unknown[]): Record<string, string> {
-  const hash = hashFromReply(values[1]);
+export function answerReplyFields(maxQuestions: number): string[] {
+  const names = [
+    'status',
+    'qcount',
+    'amode',
+    'requestedBy',
+    'ausers',
+    'dusers',
+    'dsum',
+    'shownAt',
+    'deadline',
+    'messageRef',
+    'resumeQueuedAt',
+    'chg',
+    'resolvedAt',
+    'extendedBy',
+    'nudged',
+  ];
+  for (let i = 0; i < maxQuestions; i++) names.push(`r${i}`, `v${i}`, `o${i}`);
+  return names;
+}
+
+const REPLY_FIELDS = new Map<number, string[]>();
+
+/**
+ * Turns the values of an `answerQuestion` reply (after the code: `def` or nil, then the values of
+ * {@link answerReplyFields}) into the ask hash fields they hold.
+ */
+export function hashFromAnswerReply(
+  values: readonly unknown[],
+  maxQuestions: number,
+): Record<string, string> {
+  let names = REPLY_FIELDS.get(maxQuestions);
+  if (!names) {
+    names = answerReplyFields(maxQuestions);
+    REPLY_FIELDS.set(maxQuestions, names);
+  }
+  const hash: Record<string, string> = {};
+  const fields = Array.isArray(values[1]) ? (values[1] as unknown[]) : [];
+  for (let i = 0; i < names.length; i++) {
+    const value = fields[i];
+    if (value !== null && value !== undefined) hash[names[i] as string] = String(value);
+  }
   const def = values[0];
   if (typeof def === 'string') hash.def = def;
   return hash;

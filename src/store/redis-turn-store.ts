@@ -283,7 +283,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       ),
     );
     return this.#transitionResult(reply, key, turnId, askId, now, (rest) => {
-      const hash = hashFromAnswerReply(rest);
+      const hash = hashFromAnswerReply(rest, ASK_LIMITS.maxQuestions);
       return askRecordFromHash(hash, key, this.#definitions, {
         written: { index: questionIndex, json, resolution },
         known,
