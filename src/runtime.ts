@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { LanguageModel } from 'ai';
-import type { Queue, Worker } from 'bullmq';
+import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   type EngineConfig,
@@ -373,9 +373,17 @@ export async function startRuntime(
     const webhookMarks = new RedisApiMarks(connections.bullmq, storeOptions);
     let worker: Worker | null = null;
     let sweeper: Sweeper | null = null;
+    const workQueueName = tuning.queueName ?? QUEUE_DEFAULTS.name;
+    /** Each failed job attempt on `queue` is counted; one that failed for good is logged. */
+    const countFailures =
+      (queue: string) =>
+      (job: Job | undefined, error: Error, final: boolean): void => {
+        metrics.jobFailures.inc({ queue, name: job?.name ?? 'unknown' });
+        if (final) logger.error({ jobId: job?.id, queue, err: error }, 'job failed for good');
+      };
     if (config.role === 'worker' || config.role === 'all') {
       worker = createHoldpointWorker(deps, {
-        queueName: tuning.queueName ?? 'holdpoint',
+        queueName: workQueueName,
         prefix: tuning.queuePrefix ?? '{hp}',
         connection: connections.bullmq,
         concurrency: config.worker.concurrency,
@@ -398,25 +406,16 @@ export async function startRuntime(
                 ),
             }
           : {}),
-        onFailed: (job, error, final) => {
-          metrics.jobFailures.inc({ queue: tuning.queueName ?? 'holdpoint', name: job?.name ?? 'unknown' });
-          if (final) logger.error({ jobId: job?.id, err: error }, 'job failed for good');
-        },
+        onFailed: countFailures(workQueueName),
       });
       const timers = createHoldpointWorker(deps, {
-        queueName: timerQueueName(tuning.queueName ?? QUEUE_DEFAULTS.name),
+        queueName: timerQueueName(workQueueName),
         prefix: tuning.queuePrefix ?? QUEUE_DEFAULTS.prefix,
         connection: connections.bullmq,
         concurrency: TIMER_CONCURRENCY,
         lockDuration: tuning.lockDuration,
         stalledInterval: tuning.stalledInterval,
-        onFailed: (job, error, final) => {
-          metrics.jobFailures.inc({
-            queue: timerQueueName(tuning.queueName ?? QUEUE_DEFAULTS.name),
-            name: job?.name ?? 'unknown',
-          });
-          if (final) logger.error({ jobId: job?.id, err: error }, 'timer job failed for good');
-        },
+        onFailed: countFailures(timerQueueName(workQueueName)),
       });
       // Timer jobs are short: closing waits for them without the turn jobs' abort dance.
       closers.push(() => timers.close());

@@ -84,6 +84,27 @@ export function escalationTargets(ask: Pick<AskRecord, 'followUp'>): PeopleRef {
 }
 
 /**
+ * The people and groups an ask names as answerers at `now`: the answerer list's, then the delegates, then
+ * the escalation targets once escalated (no repeats; the requester of a `requester` ask is not included).
+ * Without `now` the escalation is left out. Pure.
+ */
+export function namedAnswerers(
+  ask: Pick<AskRecord, 'answerers'> & Partial<Pick<AskRecord, 'delegates' | 'followUp' | 'shownAt'>>,
+  now?: number,
+): PeopleRef {
+  const policy = ask.answerers;
+  const users = policy.mode === 'list' ? [...policy.userIds] : [];
+  const groups = policy.mode === 'list' ? [...policy.groupIds] : [];
+  users.push(...(ask.delegates ?? []));
+  if (now !== undefined && isEscalated({ followUp: ask.followUp, shownAt: ask.shownAt ?? null }, now)) {
+    const targets = escalationTargets(ask);
+    users.push(...targets.userIds);
+    groups.push(...targets.groupIds);
+  }
+  return { userIds: [...new Set(users)], groupIds: [...new Set(groups)] };
+}
+
+/**
  * Who the ask is waiting on at `now`: the named answerers (listed people, the requester under `requester`,
  * delegates, and the escalation targets once escalated) who have neither answered nor voted; the user
  * groups as groups. Empty under `anyone` with no delegates (nobody in particular).
@@ -95,19 +116,10 @@ export function waitingOn(
   >,
   now: number,
 ): PeopleRef {
-  const users: string[] = [];
-  const groups: string[] = [];
-  const policy = ask.answerers;
-  if (policy.mode === 'list') {
-    users.push(...policy.userIds);
-    groups.push(...policy.groupIds);
-  } else if (policy.mode === 'requester' && ask.requestedBy) users.push(ask.requestedBy);
-  users.push(...ask.delegates);
-  if (isEscalated(ask, now)) {
-    const targets = escalationTargets(ask);
-    users.push(...targets.userIds);
-    groups.push(...targets.groupIds);
-  }
+  const named = namedAnswerers(ask, now);
+  const requester = ask.answerers.mode === 'requester' && ask.requestedBy ? [ask.requestedBy] : [];
+  const users = [...requester, ...named.userIds];
+  const groups = named.groupIds;
   const answered = new Set<string>();
   for (const resolution of ask.resolutions) if (resolution?.answeredBy) answered.add(resolution.answeredBy);
   for (const votes of ask.votes) for (const user of Object.keys(votes)) answered.add(user);

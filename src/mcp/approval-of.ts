@@ -3,6 +3,14 @@ import type { ToolApproval, ToolHints } from '../agent/tool-registry.js';
 import type { ApprovalRule } from '../config/config-file.js';
 
 /**
+ * Whether `glob` matches the tool `ruleName` (`<server>.<tool>`). picomatch treats `/` as a path separator
+ * (`*` would not cross it): `/` is matched as `|`, on both sides. Pure.
+ */
+export function matchesToolGlob(ruleName: string, glob: string): boolean {
+  return picomatch.isMatch(ruleName.replaceAll('/', '|'), glob.replaceAll('/', '|'), { dot: true });
+}
+
+/**
  * Whether calls of `ruleName` (`<server>.<tool>`) need approval: the first rule whose globs match decides
  * (`approval: never`: no approval); without a matching rule, a tool its server marks destructive (and not
  * read-only) needs the turn's requester's approval, denied after `ASK_TIMEOUT`. Pure.
@@ -13,11 +21,8 @@ export function approvalOf(
   hints: ToolHints,
   rules: readonly ApprovalRule[],
 ): ToolApproval | null {
-  // picomatch treats `/` as a path separator (`*` would not cross it): match `/` as `|`, on both sides.
-  const name = ruleName.replaceAll('/', '|');
   for (const rule of rules) {
-    if (!rule.tools.some((glob) => picomatch.isMatch(name, glob.replaceAll('/', '|'), { dot: true })))
-      continue;
+    if (!rule.tools.some((glob) => matchesToolGlob(ruleName, glob))) continue;
     if (rule.approval === 'never') return null;
     return {
       approvers: rule.approvers,

@@ -1,7 +1,6 @@
-import picomatch from 'picomatch';
 import type { ToolRegistry } from '../agent/tool-registry.js';
 import type { ApprovalRule } from '../config/config-file.js';
-import { approvalOf } from './approval-of.js';
+import { approvalOf, matchesToolGlob } from './approval-of.js';
 
 const NO_HINTS = { readOnly: false, destructive: false, idempotent: false };
 
@@ -20,14 +19,8 @@ export function channelTools(
       scoped.set(name, tool);
       continue;
     }
-    // picomatch treats `/` as a path separator: match it as `|` on both sides (as approvalOf does).
     const ruleName = `${tool.source.server}.${tool.source.tool}`;
-    const subject = ruleName.replaceAll('/', '|');
-    if (
-      globs !== null &&
-      !globs.some((glob) => picomatch.isMatch(subject, glob.replaceAll('/', '|'), { dot: true }))
-    )
-      continue;
+    if (globs !== null && !globs.some((glob) => matchesToolGlob(ruleName, glob))) continue;
     scoped.set(name, { ...tool, approval: approvalOf(ruleName, tool.hints ?? NO_HINTS, rules) });
   }
   return scoped;

@@ -6,7 +6,7 @@ import { type JSONSchema7, jsonSchema } from 'ai';
 import type { AgentTool, ToolApproval } from '../agent/tool-registry.js';
 import type { EngineLogger } from '../asks/logger.js';
 import type { ApprovalRule, McpServerConfig } from '../config/config-file.js';
-import { approvalOf } from './approval-of.js';
+import { approvalOf, matchesToolGlob } from './approval-of.js';
 import { modelToolName, ruleToolName } from './tool-names.js';
 import { MAX_TOOL_OUTPUT_CHARS, type McpCallResult, toolOutputText } from './tool-output.js';
 
@@ -105,9 +105,7 @@ export class McpToolServers {
     const names = [...this.tools.values()].flatMap((tool) =>
       tool.source ? [ruleToolName(tool.source.server, tool.source.tool)] : [],
     );
-    return globs.filter(
-      (glob) => !names.some((name) => approvalOf(name, NO_HINTS, [ruleFor(glob)]) !== null),
-    );
+    return globs.filter((glob) => !names.some((name) => matchesToolGlob(name, glob)));
   }
 
   /** Each server's state. */
@@ -284,21 +282,6 @@ export class McpToolServers {
     if (result.isError) throw new Error(text);
     return text;
   }
-}
-
-const NO_HINTS = { readOnly: false, destructive: false, idempotent: false };
-
-/** A rule of one glob that always asks (to test whether the glob matches a name). */
-function ruleFor(glob: string): ApprovalRule {
-  return {
-    tools: [glob],
-    approvers: null,
-    timeoutMs: null,
-    onTimeout: 'deny',
-    approval: 'always',
-    quorum: 1,
-    escalation: null,
-  };
 }
 
 /** A tool's input schema as the providers want it: an object schema (MCP requires one; be lenient). */

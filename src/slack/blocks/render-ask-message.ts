@@ -20,13 +20,7 @@ import type {
 import { assumeResolution } from '../../ask/assume-resolution.js';
 import type { AskOption, AskQuestion, QuestionResolution } from '../../ask/types.js';
 import { askRevision } from '../../asks/ask-revision.js';
-import {
-  escalationTargets,
-  extendChoices,
-  isEscalated,
-  overridableQuestions,
-  quorumOf,
-} from '../../asks/follow-up.js';
+import { extendChoices, namedAnswerers, overridableQuestions, quorumOf } from '../../asks/follow-up.js';
 import {
   APPROVAL_OPTIONS,
   type AskRecord,
@@ -46,7 +40,7 @@ import {
 } from './action-ids.js';
 import { formatDuration } from './format-duration.js';
 import { SLACK_LIMITS } from './limits.js';
-import { relativeTime } from './render-ask-notice.js';
+import { relativeTime, slackDateToken } from './render-ask-notice.js';
 import { mrkdwnText, plainText } from './text-objects.js';
 import { escapeAndTruncate, truncateText } from './truncate.js';
 
@@ -86,16 +80,10 @@ export function whoMayAnswerLine(
   now?: number,
 ): string | null {
   const policy = ask.answerers;
-  const users = policy.mode === 'list' ? [...policy.userIds] : [];
-  const groups = policy.mode === 'list' ? [...policy.groupIds] : [];
-  // Delegates, and the escalation targets once the ask escalated, may answer too: say so by name.
-  const extra = [...(ask.delegates ?? [])];
-  if (now !== undefined && isEscalated({ followUp: ask.followUp, shownAt: ask.shownAt ?? null }, now)) {
-    const targets = escalationTargets(ask);
-    extra.push(...targets.userIds);
-    groups.push(...targets.groupIds.filter((id) => !groups.includes(id)));
-  }
-  for (const id of extra) if (!users.includes(id)) users.push(id);
+  // The list, then delegates and (once escalated) the escalation targets, who may answer too: by name.
+  const named = namedAnswerers(ask, now);
+  const users = [...named.userIds];
+  const groups = named.groupIds;
   if (policy.mode !== 'list' && users.length === 0 && groups.length === 0) return null;
   if (policy.mode === 'requester' && users.length > 0) users.unshift('');
   const names = [
@@ -403,12 +391,6 @@ function controlsBlock(
   return { type: 'actions', block_id: blockId(ask.askId, revision, questionIndex, 'act'), elements };
 }
 
-function dateToken(deadline: number): string {
-  const iso = new Date(deadline).toISOString();
-  const fallback = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  return `<!date^${Math.floor(deadline / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
-}
-
 function deadlineLine(
   ask: AskRecord,
   question: AskQuestion,
@@ -419,7 +401,8 @@ function deadlineLine(
   // "in 25 min" as of this render (each update refreshes it); the date token shows each reader's own time.
   const left = deadline !== null && now !== undefined ? relativeTime(deadline, now) : duration;
   const extended = ask.extendedBy ? `, extended by ${mentionUser(ask.extendedBy)}` : '';
-  const when = deadline === null ? `within ${duration}` : `by ${dateToken(deadline)} (${left}${extended})`;
+  const when =
+    deadline === null ? `within ${duration}` : `by ${slackDateToken(deadline)} (${left}${extended})`;
   // What the timeout job will pick: the same rule it applies (no date needed for the labels).
   const picks = assumeResolution(question, ask.policy, '', 'timeout').selected;
   if (ask.approval)
