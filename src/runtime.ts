@@ -93,6 +93,7 @@ export function engineConfig(config: Config): EngineConfig {
   return {
     systemPrompt: config.systemPrompt,
     stepLimit: config.agent.stepLimit,
+    streamReplies: config.agent.streamReplies,
     maxInvalidAsks: 3,
     askTimeoutMs: config.ask.timeoutMs,
     followUp: config.ask.followUp,
@@ -339,6 +340,7 @@ export async function startRuntime(
         marks,
         log: logger,
         botUserId,
+        teamId: auth.team_id,
         readAsk: (turnId, askId) => workerStore.getAsk(turnId, askId),
       }),
       scheduler,

@@ -7,8 +7,9 @@ import { type ApprovalSpec, type AskRecord, waitedForMs } from '../asks/types.js
 import { approvalDecision } from './approval-ask.js';
 import { endTurn, finishTurn } from './end-turn.js';
 import { type AdvanceOutcome, type EngineDeps, forConversation } from './engine-deps.js';
+import { activityTarget, closeStreamBefore } from './reply-stream.js';
 import { runOneStep } from './run-step.js';
-import { runToolCall } from './run-tool-call.js';
+import { runTurnToolCall } from './run-tool-call.js';
 import { errorResult, textResult, toolCallsOf, withToolResult } from './tool-messages.js';
 import type { TurnRecord } from './turn-record.js';
 
@@ -91,8 +92,10 @@ async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<A
   if (ask.shownAt === null) {
     // Shown: its timeout job was just added, so the turn waits now (no second add). Not shown: it resolved
     // as not shown, and the next loop resumes the turn with that.
+    // The stretch's streamed text ends above the ask's message.
+    await closeStreamBefore(deps, turn, ask);
     if (!(await deps.asks.show(turn.conversation, ask))) return null;
-    await deps.surface.setWorking(turn.conversation, false);
+    await deps.surface.setActivity(activityTarget(turn), null);
     return { state: 'paused', askId };
   }
   await deps.asks.watch(ask);
@@ -144,7 +147,7 @@ async function resumeAfterApproval(
       ? approvalDecision(gated, resolution, waitedForMs(ask))
       : ({ run: false, text: `Not run: ${gated.toolName} was not decided. Nothing was executed.` } as const);
     const result = decision.run
-      ? await runToolCall(deps, turn.turnId, call, decision.prefix)
+      ? await runTurnToolCall(deps, turn, call, decision.prefix)
       : errorResult(call, decision.text);
     outcomes.push(decision.run ? outcomeOf(result, decision.prefix) : null);
     messages = withToolResult(messages, result);
@@ -182,7 +185,7 @@ async function commitResumed(
   );
   if (committed.ok) {
     await deps.store.unindexAsk(turn.turnId, ask.askId);
-    await deps.surface.setWorking(turn.conversation, true);
+    await deps.surface.setActivity(activityTarget(turn), { kind: 'thinking' });
     deps.log.info({ turnId: turn.turnId, askId: ask.askId }, logText);
   }
   return committed.ok;

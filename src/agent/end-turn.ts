@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { conversationKey } from '../asks/conversation.js';
 import type { EngineDeps } from './engine-deps.js';
+import { activityTarget, currentStreamKey } from './reply-stream.js';
 import { errorResult, toolCallsOf, toolResultsOf, withToolResult } from './tool-messages.js';
 import type { TurnRecord } from './turn-record.js';
 import { parseTurnStart } from './turn-start.js';
@@ -37,7 +38,8 @@ export async function finishTurn(deps: EngineDeps, turn: TurnRecord): Promise<vo
   let current = turn;
   for (const entry of turn.outbox) {
     if (entry.state === 'posted') continue;
-    await deps.surface.postMessage(turn.conversation, entry.text, entry.key, entry.kind);
+    const streamKey = deps.config.streamReplies ? currentStreamKey(turn) : undefined;
+    await deps.surface.postMessage(turn.conversation, entry.text, entry.key, entry.kind, streamKey);
     deps.onCheckpoint?.('after-reply-posted', { turnId: turn.turnId });
     const outbox = current.outbox.map((item) =>
       item.key === entry.key ? { ...item, state: 'posted' as const } : item,
@@ -46,7 +48,7 @@ export async function finishTurn(deps: EngineDeps, turn: TurnRecord): Promise<vo
     if (!committed.ok) return; // someone else finished it; they hand over the thread
     current = { ...current, outbox, rev: committed.rev };
   }
-  await deps.surface.setWorking(turn.conversation, false);
+  await deps.surface.setActivity(activityTarget(turn), null);
   const next = await deps.store.releaseThread(conversationKey(turn.conversation), turn.turnId);
   if (next) {
     const start = parseTurnStart(next);

@@ -35,6 +35,11 @@ export interface EngineConfig {
   /** Pause between those tries, in ms (default 500, doubled each time). */
   showRetryDelayMs: number;
   /**
+   * Whether a turn's text streams into the conversation while the model writes it (when the surface can
+   * stream; default false: each reply is posted once complete).
+   */
+  streamReplies?: boolean;
+  /**
    * How long a turn's lease lives without renewal, in ms (default 2500, the job lock's length; renewed
    * every third of it while the turn is advanced). After a crash, another process can take the turn over
    * once it lapses.

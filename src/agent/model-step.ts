@@ -4,6 +4,7 @@ import {
   type LanguageModel,
   type ModelMessage,
   stepCountIs,
+  streamText,
   type ToolSet,
   tool,
 } from 'ai';
@@ -29,6 +30,11 @@ export interface ModelStepOptions {
   /** Retries of the SDK for transient provider errors (default 2); the job retries on top with backoff. */
   maxRetries?: number;
   abortSignal?: AbortSignal | undefined;
+  /**
+   * Called with each piece of the step's text as the model writes it (the step then streams, with
+   * `streamText`); awaited in order. Without it the step is one `generateText` call.
+   */
+  onText?: (delta: string) => Promise<void>;
 }
 
 /**
@@ -37,6 +43,7 @@ export interface ModelStepOptions {
  * step pauses. `ask_question` is advertised with its strict JSON Schema but not validated by the SDK
  * (our lenient decoder sees the raw input). Registered tools are validated by their zod schemas, and
  * the SDK answers invalid or unknown calls itself in `responseMessages`.
+ * With `onText` the same step streams (`streamText`), and the result is the same once the stream ends.
  * @throws the AI SDK's errors (e.g. `APICallError`) when the provider fails after `maxRetries`.
  */
 export async function runModelStep(options: ModelStepOptions): Promise<ModelStepResult> {
@@ -49,7 +56,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   for (const agentTool of options.tools.values()) {
     tools[agentTool.name] = tool({ description: agentTool.description, inputSchema: agentTool.inputSchema });
   }
-  const result = await generateText({
+  const settings = {
     model: options.model,
     system: options.system,
     messages: options.messages,
@@ -57,10 +64,40 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     stopWhen: stepCountIs(1),
     maxRetries: options.maxRetries ?? 2,
     abortSignal: options.abortSignal,
-  });
+  };
+  if (options.onText) return streamStep(settings, options.onText);
+  const result = await generateText(settings);
   return {
     responseMessages: result.response.messages,
     text: result.text,
     finishReason: result.finishReason,
   };
+}
+
+/**
+ * One step through `streamText`: text deltas go to `onText` in order while the model writes; a provider
+ * error ends the step with that error (the SDK would otherwise only report it to `onError`).
+ */
+async function streamStep(
+  settings: Parameters<typeof generateText>[0] & { tools: ToolSet },
+  onText: (delta: string) => Promise<void>,
+): Promise<ModelStepResult> {
+  let failure: { error: unknown } | null = null;
+  const result = streamText({
+    ...settings,
+    onError: ({ error }) => {
+      failure ??= { error };
+    },
+  });
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta' && part.text.length > 0) await onText(part.text);
+    else if (part.type === 'error') failure ??= { error: part.error };
+  }
+  if (failure) throw (failure as { error: unknown }).error;
+  const [response, text, finishReason] = await Promise.all([
+    result.response,
+    result.text,
+    result.finishReason,
+  ]);
+  return { responseMessages: response.messages, text, finishReason };
 }

@@ -12,6 +12,8 @@ export interface NewTurn {
   messages: ModelMessage[];
   /** ISO 8601 time of creation (`createdAt` and `updatedAt`). */
   at: string;
+  /** Surface timestamp of the message a person wrote to start the turn (absent for a synthetic start). */
+  triggerTs?: string | undefined;
 }
 
 /** The record of a turn that has just started: rev 1, running, no steps, asks or outbox yet. Pure. */
@@ -31,5 +33,6 @@ export function newTurnRecord(turn: NewTurn): TurnRecord {
     outbox: [],
     createdAt: turn.at,
     updatedAt: turn.at,
+    ...(turn.triggerTs ? { triggerTs: turn.triggerTs } : {}),
   };
 }

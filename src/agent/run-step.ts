@@ -11,7 +11,8 @@ import { endTurn } from './end-turn.js';
 import type { EngineDeps } from './engine-deps.js';
 import { runModelStep } from './model-step.js';
 import { planStep } from './plan-step.js';
-import { runToolCall } from './run-tool-call.js';
+import { turnStream } from './reply-stream.js';
+import { runTurnToolCall } from './run-tool-call.js';
 import { errorResult, toolCallsOf, toolMessage, toolResultsOf, withToolResult } from './tool-messages.js';
 import type { ToolApproval } from './tool-registry.js';
 import type { TurnRecord } from './turn-record.js';
@@ -29,6 +30,7 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
   }
   let step: Awaited<ReturnType<typeof runModelStep>>;
   try {
+    const stream = turnStream(deps, turn);
     step = await runModelStep({
       model: deps.model,
       system: deps.config.systemPrompt,
@@ -36,6 +38,7 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
       tools: deps.tools,
       askTool: deps.askTool,
       abortSignal: deps.abortSignal,
+      ...(stream ? { onText: (delta: string) => stream.text(delta) } : {}),
     });
   } catch (error) {
     deps.observe?.({ type: 'model-error', turnId: turn.turnId });
@@ -164,7 +167,7 @@ export async function runPendingCalls(
       continue;
     }
     // Calls that need no approval run now, before the turn pauses for the others.
-    else result = await runToolCall(deps, turn.turnId, call);
+    else result = await runTurnToolCall(deps, turn, call);
     if (result) messages = withToolResult(messages, result);
   }
   if (gated.length > 0) {

@@ -1,9 +1,33 @@
 import type { ToolCallPart, ToolResultPart } from 'ai';
 import type { EngineDeps } from './engine-deps.js';
+import { activityTarget, toolTask, turnStream } from './reply-stream.js';
 import { errorResult, textResult } from './tool-messages.js';
+import type { TurnRecord } from './turn-record.js';
 
 /** How long a tool call's claim and outcome are kept, in ms (8 days: past the longest ask of 7 days). */
 export const TOOL_CALL_RECORD_TTL_MS = 8 * 24 * 3600 * 1000;
+
+/**
+ * {@link runToolCall} for a running turn, shown while it runs: a status line in the turn's stream
+ * ("Running x", then "Ran x" or "x failed") and the turn's activity ("is running x").
+ * @throws only when the store fails, like {@link runToolCall}.
+ */
+export async function runTurnToolCall(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  call: ToolCallPart,
+  prefix = '',
+): Promise<ToolResultPart> {
+  const stream = turnStream(deps, turn);
+  const target = activityTarget(turn);
+  await stream?.task(toolTask(call, 'running'));
+  await deps.surface.setActivity(target, { kind: 'tool', toolName: call.toolName });
+  const result = await runToolCall(deps, turn.turnId, call, prefix);
+  const failed = result.output.type === 'error-text' || result.output.type === 'error-json';
+  await stream?.task(toolTask(call, failed ? 'error' : 'ok'));
+  await deps.surface.setActivity(target, { kind: 'thinking' });
+  return result;
+}
 
 /**
  * Runs one tool call at most once, whatever crashes and retries happen around it: the run is claimed in

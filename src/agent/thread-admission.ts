@@ -21,7 +21,8 @@ export async function startTurn(
       const admitted = await deps.store.admitToThread(threadKey, start.turnId, JSON.stringify(start));
       if (admitted === 'queued') return { state: 'waiting' };
     }
-    await deps.surface.setWorking(start.conversation, true);
+    const triggerTs = start.trigger.synthetic ? undefined : start.trigger.ts;
+    await deps.surface.setActivity({ conversation: start.conversation, triggerTs }, { kind: 'thinking' });
     const history = await deps.surface.loadHistory(start.conversation, start.trigger);
     const at = new Date(deps.now()).toISOString();
     const created = await deps.store.createTurn(
@@ -31,6 +32,7 @@ export async function startTurn(
         requestedBy: start.requestedBy,
         messages: history,
         at,
+        triggerTs,
       }),
     );
     deps.log.info({ turnId: start.turnId, created }, 'turn started');

@@ -45,6 +45,11 @@ export interface TurnRecord {
   askCount: number;
   /** Messages to post exactly once when the turn ends. */
   outbox: OutboxEntry[];
+  /**
+   * Surface timestamp of the message a person wrote to start the turn (its working indicator goes there);
+   * absent for turns stored before it was kept and for turns no person's message started.
+   */
+  triggerTs?: string;
   /** ISO 8601. */
   createdAt: string;
   /** ISO 8601. */

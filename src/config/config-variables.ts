@@ -332,6 +332,16 @@ export const CONFIG_VARIABLES = [
     secret: false,
   },
   {
+    name: 'REPLY_STREAMING',
+    group: 'Process',
+    required: false,
+    requiredWhen: null,
+    default: 'on',
+    description:
+      "on: replies stream into the thread as the model writes them (Slack's chat.startStream), with tool calls and questions as status lines; off: each reply is posted once it is complete.",
+    secret: false,
+  },
+  {
     name: 'WORKER_CONCURRENCY',
     group: 'Process',
     required: false,

@@ -488,6 +488,13 @@ export function createEnvSchema(options: EnvSchemaOptions) {
         `${shown('LOG_LEVEL', withDefault('LOG_LEVEL'))} is not a log level: use ${LOG_LEVELS.join(', ')}`,
       );
     const stepLimit = parseInteger('STEP_LIMIT', 1, 1000);
+    const streamingText = withDefault('REPLY_STREAMING').toLowerCase();
+    if (streamingText !== 'on' && streamingText !== 'off')
+      problem(
+        'REPLY_STREAMING',
+        `${shown('REPLY_STREAMING', withDefault('REPLY_STREAMING'))} is not on or off`,
+      );
+    const streamReplies = streamingText !== 'off';
     const concurrency = parseInteger('WORKER_CONCURRENCY', 1, 1000);
     const shutdownMs = parseBoundedDuration('SHUTDOWN_TIMEOUT', SHUTDOWN_TIMEOUT_BOUNDS, '1s to 10m');
 
@@ -502,7 +509,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       api: { tokens: apiTokens, webhookSecret, mcpDefaultChannel, ratePerMinute },
       role,
       log: { level },
-      agent: { stepLimit },
+      agent: { stepLimit, streamReplies },
       worker: { concurrency },
       shutdown: { timeoutMs: shutdownMs },
       file,

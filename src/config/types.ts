@@ -89,6 +89,8 @@ export interface Config {
   agent: {
     /** Most model steps in one turn (counted across pauses) before it ends with a message. */
     stepLimit: number;
+    /** Whether replies stream into the conversation as the model writes them (`REPLY_STREAMING`). */
+    streamReplies: boolean;
   };
   worker: {
     /** Jobs one worker process runs at once. */

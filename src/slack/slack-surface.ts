@@ -1,6 +1,13 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
 import type { ModelMessage } from 'ai';
-import type { Surface, TurnTrigger } from '../agent/surface.js';
+import type {
+  ActivityTarget,
+  ReplyStream,
+  StreamTask,
+  Surface,
+  TurnActivity,
+  TurnTrigger,
+} from '../agent/surface.js';
 import type { AskNotice } from '../asks/ask-ports.js';
 import type { ConversationRef } from '../asks/conversation.js';
 import type { EngineLogger } from '../asks/logger.js';
@@ -8,10 +15,26 @@ import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
 import { renderAskNotice } from './blocks/render-ask-notice.js';
 import { encodeMessageRef, parseMessageRef } from './message-ref.js';
+import { SlackReplyStreams } from './reply-streams.js';
+import { slackErrorCode } from './slack-error-code.js';
 import { askPostKey, type SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
 import { syncAskMessage } from './sync-ask-message.js';
 import { updateAskMessage } from './update-ask-message.js';
+
+/** A message to post: its text (escaped mrkdwn), blocks, and for a reply the model's own text. */
+interface PostContent {
+  text: string;
+  blocks?: unknown[];
+  /** The model's text before escaping (a reply that finishes a stream passes it on). */
+  modelText?: string;
+}
+
+/** The assistant status for an activity (Slack shows it after the app's name). */
+function statusText(activity: TurnActivity): string {
+  if (activity === null) return '';
+  return activity.kind === 'thinking' ? 'is thinking…' : `is running ${activity.toolName}`;
+}
 
 /** `metadata.event_type` of every message holdpoint posts; `event_payload.key` is its idempotency key. */
 export const MESSAGE_METADATA_TYPE = 'holdpoint_message';
@@ -36,8 +59,10 @@ export interface SlackSurfaceOptions {
   botUserId: string;
   /** Reads an ask from the store (fresh, for redrawing its message). */
   readAsk: (turnId: string, askId: string) => Promise<AskRecord | null>;
-  /** The reaction shown on the thread while a turn works (default `hourglass_flowing_sand`). */
+  /** The reaction shown on the message that started a turn while it works (default `hourglass_flowing_sand`). */
   workingReaction?: string;
+  /** The workspace's team id (`auth.test`), for streams in conversations that do not name their team. */
+  teamId?: string | undefined;
 }
 
 /**
@@ -54,9 +79,19 @@ export class SlackSurface implements Surface {
    * second must get the first's `ts` instead of posting again. Across processes the Redis mark decides.
    */
   private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly streams: SlackReplyStreams;
+  /** DM channels where `assistant.threads.setStatus` was refused (not an assistant thread): they get the reaction. */
+  private readonly statusRefused = new Set<string>();
 
   constructor(private readonly options: SlackSurfaceOptions) {
     this.reaction = options.workingReaction ?? 'hourglass_flowing_sand';
+    this.streams = new SlackReplyStreams({
+      client: options.client,
+      marks: options.marks,
+      log: options.log,
+      teamId: options.teamId,
+      metadataType: MESSAGE_METADATA_TYPE,
+    });
   }
 
   async loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]> {
@@ -133,9 +168,27 @@ export class SlackSurface implements Surface {
     text: string,
     key: string,
     kind: 'reply' | 'error',
+    streamKey?: string,
   ): Promise<void> {
-    const body = kind === 'error' ? `:warning: ${replyText(text)}` : replyText(text);
-    await this.postOnce(conversation, key, { text: body });
+    if (kind === 'error') {
+      // What streamed before the error stays, stopped; the error is a message of its own below it.
+      if (streamKey) await this.streams.close(conversation, streamKey);
+      await this.postOnce(conversation, key, { text: `:warning: ${replyText(text)}` });
+      return;
+    }
+    await this.postOnce(conversation, key, { text: replyText(text), modelText: text }, streamKey);
+  }
+
+  openStream(conversation: ConversationRef, key: string, recipientUserId: string): ReplyStream {
+    return this.streams.open(conversation, key, recipientUserId);
+  }
+
+  async closeStream(conversation: ConversationRef, key: string, last?: StreamTask): Promise<void> {
+    try {
+      await this.streams.close(conversation, key, last);
+    } catch (error) {
+      this.options.log.warn({ key, err: error }, 'could not close a reply stream');
+    }
   }
 
   async postNotice(ask: AskRecord, notice: AskNotice): Promise<void> {
@@ -146,11 +199,37 @@ export class SlackSurface implements Surface {
     await this.postOnce(conversation, notice.key, { text: renderAskNotice(ask, notice, Date.now()) });
   }
 
-  async setWorking(conversation: ConversationRef, working: boolean): Promise<void> {
+  /**
+   * In a DM (where Slack's assistant threads live): `assistant.threads.setStatus` ("is thinking…", "is
+   * running x", and an empty status to clear it). Elsewhere, or when Slack refuses the status (a DM that is
+   * not an assistant thread): a reaction on the message that started the turn while it works. A tool
+   * call changes only the status; the reaction stays until the turn pauses or ends.
+   */
+  async setActivity(target: ActivityTarget, activity: TurnActivity): Promise<void> {
+    const { conversation } = target;
+    const { client } = this.options;
+    if (conversation.channel.startsWith('D') && !this.statusRefused.has(conversation.channel)) {
+      try {
+        await client.assistant.threads.setStatus({
+          channel_id: conversation.channel,
+          thread_ts: conversation.threadTs,
+          status: statusText(activity),
+        });
+        return;
+      } catch (error) {
+        if (slackErrorCode(error) === null) return; // not refused, just failed: best effort
+        this.statusRefused.add(conversation.channel);
+      }
+    }
+    if (activity?.kind === 'tool') return;
     try {
-      const args = { channel: conversation.channel, timestamp: conversation.threadTs, name: this.reaction };
-      if (working) await this.options.client.reactions.add(args);
-      else await this.options.client.reactions.remove(args);
+      const args = {
+        channel: conversation.channel,
+        timestamp: target.triggerTs ?? conversation.threadTs,
+        name: this.reaction,
+      };
+      if (activity) await client.reactions.add(args);
+      else await client.reactions.remove(args);
     } catch {
       // Best effort: already_reacted, no_reaction, missing scope.
     }
@@ -160,15 +239,19 @@ export class SlackSurface implements Surface {
     return `<@${userId}> wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
   }
 
-  /** Posts into the thread once per key; returns the message `ts`. Concurrent calls share one post. */
+  /**
+   * Posts into the thread once per key; returns the message `ts`. Concurrent calls share one post. With
+   * `streamKey`, the message streamed under that key becomes the post (when one was streamed).
+   */
   private postOnce(
     conversation: ConversationRef,
     key: string,
-    content: { text: string; blocks?: unknown[] },
+    content: PostContent,
+    streamKey?: string,
   ): Promise<string> {
     const running = this.inFlight.get(key);
     if (running !== undefined) return running;
-    const post = this.postOnceUnshared(conversation, key, content).finally(() => {
+    const post = this.postOnceUnshared(conversation, key, content, streamKey).finally(() => {
       this.inFlight.delete(key);
     });
     this.inFlight.set(key, post);
@@ -178,7 +261,8 @@ export class SlackSurface implements Surface {
   private async postOnceUnshared(
     conversation: ConversationRef,
     key: string,
-    content: { text: string; blocks?: unknown[] },
+    content: PostContent,
+    streamKey: string | undefined,
   ): Promise<string> {
     const marks = this.options.marks;
     if (!(await marks.beginPost(key))) {
@@ -192,6 +276,20 @@ export class SlackSurface implements Surface {
         return found;
       }
     }
+    const metadata = { event_type: MESSAGE_METADATA_TYPE, event_payload: { key } };
+    if (streamKey) {
+      // The reply was streamed: its message is stopped (or, when streaming broke off, edited to the reply).
+      const streamed = await this.streams.finish(
+        conversation,
+        streamKey,
+        content.modelText ?? content.text,
+        metadata,
+      );
+      if (streamed) {
+        await marks.finishPost(key, streamed);
+        return streamed;
+      }
+    }
     let result: Awaited<ReturnType<typeof this.options.client.chat.postMessage>>;
     try {
       result = await this.options.client.chat.postMessage({
@@ -200,7 +298,7 @@ export class SlackSurface implements Surface {
         ...(conversation.threadTs ? { thread_ts: conversation.threadTs } : {}),
         text: content.text,
         ...(content.blocks ? { blocks: content.blocks as never } : {}),
-        metadata: { event_type: MESSAGE_METADATA_TYPE, event_payload: { key } },
+        metadata,
         unfurl_links: false,
         unfurl_media: false,
       });

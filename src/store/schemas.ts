@@ -82,6 +82,7 @@ export const turnRecordSchema: z.ZodType<TurnRecord> = z.object({
   status: z.enum(['running', 'paused', 'completed', 'failed']),
   askCount: z.number().int().nonnegative(),
   outbox: z.array(outboxEntrySchema),
+  triggerTs: z.string().min(1).optional(),
 });
 
 /**

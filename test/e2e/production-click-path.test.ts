@@ -1,9 +1,10 @@
 /**
  * The built app (`node dist/src/main.js`) on real provider traffic: Redis started with the compose flags,
  * the fake Slack Web API, and the model replay server answering the real `@ai-sdk/anthropic` and
- * `@ai-sdk/openai` clients with recorded responses. The engine calls `generateText` (one step at a time),
- * never `streamText`, so every request here is non-streaming (`stream` absent) and is answered with the
- * fixture's `.json` form; the `.sse` forms are exercised by test/integration/model-replay.test.ts.
+ * `@ai-sdk/openai` clients with recorded responses. With `REPLY_STREAMING` at its default (`on`) the engine
+ * runs each step with `streamText`, so every request here is streaming and is answered with the fixture's
+ * `.sse` form (the `.json` forms, for `REPLY_STREAMING=off`, are exercised by
+ * test/integration/model-replay.test.ts).
  * Every model request is checked for the tool_use/tool_result pairing rule (CASES C27).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -91,7 +92,8 @@ describe('production click path: mention -> ask posted -> signed click -> reply'
       expect(String(reply.args.text)).toContain('Going with the hotfix: I opened PR #2291');
       const requests = await replay.waitForRequests(2);
       expect(requests.map((request) => request.provider)).toEqual([provider, provider]);
-      expect(requests.every((request) => !request.stream)).toBe(true);
+      // REPLY_STREAMING is on by default: the engine streams every step (`streamText`).
+      expect(requests.every((request) => request.stream)).toBe(true);
       expectPairing();
 
       // The continuation carries the answer as the ask_question tool result.

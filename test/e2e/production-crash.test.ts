@@ -1,6 +1,6 @@
 /**
- * The built app survives what production does to it, on replayed Anthropic traffic (non-streaming: the
- * engine calls `generateText`): SIGKILL while an ask is open, a Redis restart (compose flags: append-only
+ * The built app survives what production does to it, on replayed Anthropic traffic (streamed: the
+ * engine calls `streamText`): SIGKILL while an ask is open, a Redis restart (compose flags: append-only
  * file, so the paused turn survives) while an ask is open, and SIGTERM during a running turn. Each ends
  * with exactly one reply and every model request passes the pairing rule (C27).
  */

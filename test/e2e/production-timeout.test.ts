@@ -1,6 +1,6 @@
 /**
- * The built app with `ASK_TIMEOUT=2s` on replayed Anthropic traffic (the engine calls `generateText`, so
- * the requests are non-streaming): an ask nobody answers, and an ask of two questions of which one is
+ * The built app with `ASK_TIMEOUT=2s` on replayed Anthropic traffic (streamed, as `REPLY_STREAMING`
+ * defaults to on): an ask nobody answers, and an ask of two questions of which one is
  * answered, are resolved by the BullMQ timeout job, and the continuation request says which answers were
  * assumed. Every model request passes the pairing rule (C27).
  */

@@ -7,7 +7,7 @@
 import type { ModelMessage } from 'ai';
 import type { EngineStore } from '../../src/agent/engine-deps.js';
 import type { Scheduler } from '../../src/agent/scheduler.js';
-import type { Surface, TurnTrigger } from '../../src/agent/surface.js';
+import type { ActivityTarget, Surface, TurnActivity, TurnTrigger } from '../../src/agent/surface.js';
 import type { TurnRecord } from '../../src/agent/turn-record.js';
 import type { TurnStart } from '../../src/agent/turn-start.js';
 import type { CommitResult, ToolCallRun } from '../../src/agent/turn-store.js';
@@ -400,7 +400,7 @@ export type MemorySurfaceEvent =
   | { type: 'showAsk'; askId: string }
   | { type: 'syncAsk'; askId: string; statuses: Array<string | null> }
   | { type: 'postMessage'; key: string; kind: 'reply' | 'error'; text: string }
-  | { type: 'setWorking'; working: boolean }
+  | { type: 'setActivity'; activity: TurnActivity }
   | { type: 'notice'; key: string; kind: AskNotice['kind'] };
 
 /** {@link Surface} in memory. `failShows` makes the next N `showAsk` calls throw. */
@@ -438,8 +438,8 @@ export class MemorySurface implements Surface {
     this.events.push({ type: 'postMessage', key, kind, text });
   }
 
-  async setWorking(_conversation: ConversationRef, working: boolean): Promise<void> {
-    this.events.push({ type: 'setWorking', working });
+  async setActivity(_target: ActivityTarget, activity: TurnActivity): Promise<void> {
+    this.events.push({ type: 'setActivity', activity });
   }
 
   async postNotice(_ask: AskRecord, notice: AskNotice): Promise<void> {

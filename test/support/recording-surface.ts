@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { Redis } from 'ioredis';
-import type { Surface, TurnTrigger } from '../../src/agent/surface.js';
+import type { ActivityTarget, Surface, TurnActivity, TurnTrigger } from '../../src/agent/surface.js';
 import type { AskNotice } from '../../src/asks/ask-ports.js';
 import type { ConversationRef } from '../../src/asks/conversation.js';
 import type { AskRecord } from '../../src/asks/types.js';
@@ -10,7 +10,7 @@ export type SurfaceEvent =
   | { type: 'showAsk'; askId: string; turnId: string; ref: string; at: number; questions: number }
   | { type: 'syncAsk'; askId: string; ref: string; at: number; statuses: Array<string | null> }
   | { type: 'postMessage'; key: string; kind: 'reply' | 'error'; text: string; at: number; threadTs: string }
-  | { type: 'setWorking'; working: boolean; at: number }
+  | { type: 'setActivity'; activity: TurnActivity; at: number }
   | { type: 'notice'; key: string; kind: AskNotice['kind']; at: number; mentions: string[] };
 
 /**
@@ -96,8 +96,8 @@ export class RecordingSurface implements Surface {
       await this.record({ type: 'notice', key: notice.key, kind: notice.kind, at: Date.now(), mentions });
   }
 
-  async setWorking(_conversation: ConversationRef, working: boolean): Promise<void> {
-    await this.record({ type: 'setWorking', working, at: Date.now() });
+  async setActivity(_target: ActivityTarget, activity: TurnActivity): Promise<void> {
+    await this.record({ type: 'setActivity', activity, at: Date.now() });
   }
 
   /** Makes the next `count` showAsk calls throw. */

@@ -2,7 +2,9 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3Content,
   LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
+import { simulateReadableStream } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 
 /** One scripted model step: text and/or tool calls (inputs are JSON-stringified as providers send them). */
@@ -31,32 +33,56 @@ export function scriptedModel(
 ): MockLanguageModelV3 & { prompts: LanguageModelV3CallOptions['prompt'][] } {
   let index = 0;
   const prompts: LanguageModelV3CallOptions['prompt'][] = [];
+  const generate = async (options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> => {
+    prompts.push(structuredClone(options.prompt));
+    const step = await script(options.prompt, index++);
+    const content: LanguageModelV3Content[] = [];
+    if (step.text) content.push({ type: 'text', text: step.text });
+    for (const [n, call] of (step.toolCalls ?? []).entries()) {
+      content.push({
+        type: 'tool-call',
+        toolCallId: call.id ?? `call_${index}_${n}`,
+        toolName: call.name,
+        input: call.rawInput ?? JSON.stringify(call.input),
+      });
+    }
+    const hasCalls = (step.toolCalls ?? []).length > 0;
+    return {
+      content,
+      finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: hasCalls ? 'tool_use' : 'end_turn' },
+      usage: USAGE,
+      warnings: [],
+    };
+  };
   const model = new MockLanguageModelV3({
     provider: 'scripted',
     modelId: 'scripted-1',
-    doGenerate: async (options): Promise<LanguageModelV3GenerateResult> => {
-      prompts.push(structuredClone(options.prompt));
-      const step = await script(options.prompt, index++);
-      const content: LanguageModelV3Content[] = [];
-      if (step.text) content.push({ type: 'text', text: step.text });
-      for (const [n, call] of (step.toolCalls ?? []).entries()) {
-        content.push({
-          type: 'tool-call',
-          toolCallId: call.id ?? `call_${index}_${n}`,
-          toolName: call.name,
-          input: call.rawInput ?? JSON.stringify(call.input),
-        });
+    doGenerate: generate,
+    // The same script as a stream: the text in a few deltas, then the tool calls, then finish.
+    doStream: async (options) => {
+      const result = await generate(options);
+      const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+      for (const item of result.content) {
+        if (item.type === 'text') {
+          parts.push({ type: 'text-start', id: 'text-1' });
+          for (const delta of textDeltas(item.text)) parts.push({ type: 'text-delta', id: 'text-1', delta });
+          parts.push({ type: 'text-end', id: 'text-1' });
+        } else if (item.type === 'tool-call') parts.push(item);
       }
-      const hasCalls = (step.toolCalls ?? []).length > 0;
-      return {
-        content,
-        finishReason: { unified: hasCalls ? 'tool-calls' : 'stop', raw: hasCalls ? 'tool_use' : 'end_turn' },
-        usage: USAGE,
-        warnings: [],
-      };
+      parts.push({ type: 'finish', finishReason: result.finishReason, usage: result.usage });
+      return { stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: null }) };
     },
   });
   return Object.assign(model, { prompts });
+}
+
+/** Splits text into deltas of up to 16 characters (never inside a surrogate pair). */
+function textDeltas(text: string): string[] {
+  const points = Array.from(text);
+  const deltas: string[] = [];
+  for (let start = 0; start < points.length; start += 16)
+    deltas.push(points.slice(start, start + 16).join(''));
+  return deltas;
 }
 
 /** The last message of a prompt. */

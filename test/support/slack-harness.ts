@@ -187,7 +187,11 @@ export async function mentionAndWaitForAsk(h: SlackHarness, options: MentionOpti
     // removes the working reaction. A person clicks later than that.
     await h.fake.waitForCall(
       'reactions.remove',
-      (call) => call.time >= posted.time && call.args.timestamp === threadTs,
+      // The reaction sits on the message that started the turn: the thread's parent or a reply in it.
+      (call) =>
+        call.time >= posted.time &&
+        call.args.channel === channel &&
+        h.fake.message(channel, String(call.args.timestamp))?.thread_ts === threadTs,
       options.timeoutMs ?? 15_000,
     );
   }

@@ -24,9 +24,13 @@ export interface TestThread {
    * races the posting job; see the `it.fails` in production-click-path.test.ts.
    */
   waitForAskSettled(n?: number, timeoutMs?: number): Promise<FakeSlackCall>;
-  /** Bot posts in this thread without blocks (replies), in order. */
+  /**
+   * Bot messages in this thread other than asks, in order: posts without buttons, and streamed messages
+   * finished as a reply or error (their `chat.stopStream`, with `args.text` set to the message's text).
+   * The streamed text above an ask (a stretch that paused) is not a reply.
+   */
   replies(): FakeSlackCall[];
-  /** Waits for the first reply (a `chat.postMessage` without blocks) in this thread. */
+  /** Waits for the first reply (see {@link replies}) in this thread. */
   waitForReply(timeoutMs?: number): Promise<FakeSlackCall>;
   /** Sends a signed click on the button labelled `label` of question `question` (0-based) of `ask`. */
   click(
@@ -35,6 +39,12 @@ export interface TestThread {
     label: string,
     options?: { user?: string; question?: number },
   ): Promise<number>;
+}
+
+/** The post key a call's message metadata carries, if any. */
+function metadataKey(call: FakeSlackCall): string | undefined {
+  const payload = (call.args.metadata as { event_payload?: { key?: unknown } } | undefined)?.event_payload;
+  return typeof payload?.key === 'string' ? payload.key : undefined;
 }
 
 function isAsk(call: FakeSlackCall): boolean {
@@ -81,6 +91,28 @@ export function newThread(
   fake.seedMessage({ channel, user: 'U0ALICE', text: parentText, ts: threadTs });
   const inThread = (call: FakeSlackCall) => call.args.channel === channel && call.args.thread_ts === threadTs;
   const posts = () => fake.callsTo('chat.postMessage').filter((call) => inThread(call) && call.response.ok);
+  const replies = (): FakeSlackCall[] => {
+    const posted = posts().filter((call) => !isAsk(call) && !metadataKey(call)?.startsWith('stream-'));
+    const streamed = fake
+      .callsTo('chat.stopStream')
+      .filter((call) => call.response.ok === true && metadataKey(call) !== undefined)
+      .flatMap((call) => {
+        const message = fake.message(channel, String(call.args.ts));
+        if (message?.thread_ts !== threadTs) return [];
+        return [{ ...call, args: { ...call.args, thread_ts: threadTs, text: message.text } }];
+      });
+    // Fallback messages edited into the reply carry its key after their last chat.update.
+    const edited = fake
+      .callsTo('chat.update')
+      .filter((call) => call.response.ok === true && /^(reply|error)-/.test(metadataKey(call) ?? ''))
+      .flatMap((call) => {
+        const message = fake.message(channel, String(call.args.ts));
+        return message?.thread_ts === threadTs
+          ? [{ ...call, args: { ...call.args, thread_ts: threadTs } }]
+          : [];
+      });
+    return [...posted, ...streamed, ...edited].sort((a, b) => a.time - b.time);
+  };
   const thread: TestThread = {
     channel,
     threadTs,
@@ -111,19 +143,28 @@ export function newThread(
       const ask = await thread.waitForAsk(n, timeoutMs);
       await fake.waitForCall(
         'reactions.remove',
-        (call) => call.args.timestamp === threadTs && call.time >= ask.time,
+        // The reaction sits on the message that started the turn (a message of this thread).
+        (call) =>
+          call.time >= ask.time &&
+          call.args.channel === channel &&
+          fake.message(channel, String(call.args.timestamp))?.thread_ts === threadTs,
         timeoutMs,
       );
       await sleep(250);
       return ask;
     },
-    replies: () => posts().filter((call) => !isAsk(call)),
-    waitForReply(timeoutMs = 15_000) {
-      return fake.waitForCall(
-        'chat.postMessage',
-        (call) => inThread(call) && call.response.ok === true && !isAsk(call),
-        timeoutMs,
-      );
+    replies: () => replies(),
+    async waitForReply(timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const first = replies()[0];
+        if (first) return first;
+        if (Date.now() > until) {
+          const seen = fake.calls.map((call) => `${call.method}:${String(call.response.ok)}`).join(', ');
+          throw new Error(`no reply in thread ${threadTs} within ${timeoutMs} ms (calls: ${seen})`);
+        }
+        await sleep(25);
+      }
     },
     async click(app, ask, label, options = {}) {
       const blocks = ask.args.blocks as unknown[];

@@ -24,6 +24,10 @@ function fail(error: string, extra: Record<string, unknown> = {}): MethodResult 
   return { body: { ok: false, error, ...extra } };
 }
 
+function streamError(message: string): Record<string, unknown> {
+  return { response_metadata: { messages: [`[ERROR] ${message}`] } };
+}
+
 /** Compares Slack timestamps (`seconds.micros`) numerically without float rounding. */
 export function compareTs(a: string, b: string): number {
   const [aSec = '0', aMicro = '0'] = a.split('.');
@@ -170,6 +174,8 @@ export class FakeSlackState {
     'chat.update': (args) => {
       const found = this.ownMessage(args, 'ts');
       if ('body' in found) return found;
+      // A message being streamed changes only through the stream methods.
+      if (found.streaming === true) return fail('cant_update_message');
       const invalid = this.checkBlocks(args);
       if (invalid !== null) return invalid;
       const message = found;
@@ -186,6 +192,57 @@ export class FakeSlackState {
         message: this.renderMessage(message, true),
         ...warning,
       });
+    },
+
+    'chat.startStream': (args) => {
+      const channel = stringArg(args, 'channel');
+      if (channel === undefined) return fail('channel_not_found');
+      const threadTs = stringArg(args, 'thread_ts');
+      if (threadTs === undefined) return fail('invalid_arguments', streamError('thread_ts is required'));
+      // Outside a DM, Slack needs to know whom the stream is for.
+      if (!channel.startsWith('D')) {
+        if (stringArg(args, 'recipient_user_id') === undefined) return fail('missing_recipient_user_id');
+        if (stringArg(args, 'recipient_team_id') === undefined) return fail('missing_recipient_team_id');
+      }
+      const message = this.addMessage({
+        channel,
+        ts: this.nextTs(),
+        thread_ts: threadTs,
+        user: this.botUserId,
+        bot_id: this.botId,
+        text: '',
+        reactions: [],
+        streaming: true,
+        tasks: [],
+      });
+      const invalid = this.appendChunks(message, args);
+      if (invalid !== null) {
+        this.messages.splice(this.messages.indexOf(message), 1);
+        return invalid;
+      }
+      return ok({ channel, ts: message.ts });
+    },
+
+    'chat.appendStream': (args) => {
+      const found = this.ownMessage(args, 'ts');
+      if ('body' in found) return found;
+      if (found.streaming !== true) return fail('message_not_in_streaming_state');
+      if (args.markdown_text === undefined && args.chunks === undefined)
+        return fail('invalid_arguments', streamError('markdown_text or chunks is required'));
+      const invalid = this.appendChunks(found, args);
+      return invalid ?? ok({ channel: found.channel, ts: found.ts });
+    },
+
+    'chat.stopStream': (args) => {
+      const found = this.ownMessage(args, 'ts');
+      if ('body' in found) return found;
+      if (found.streaming !== true) return fail('message_not_in_streaming_state');
+      const invalid = this.appendChunks(found, args) ?? this.checkBlocks(args);
+      if (invalid !== null) return invalid;
+      if (Array.isArray(args.blocks)) found.blocks = args.blocks;
+      if (args.metadata !== undefined) found.metadata = args.metadata;
+      found.streaming = false;
+      return ok({ channel: found.channel, ts: found.ts, message: this.renderMessage(found, true) });
     },
 
     'chat.delete': (args) => {
@@ -357,6 +414,45 @@ export class FakeSlackState {
     };
     this.views.set(id, stored);
     return ok({ view: stored });
+  }
+
+  /** Ends every open stream, as Slack does to a stream left without appends for too long. */
+  expireStreams(): number {
+    let expired = 0;
+    for (const message of this.messages) {
+      if (message.streaming !== true) continue;
+      message.streaming = false;
+      expired += 1;
+    }
+    return expired;
+  }
+
+  /** Adds a stream call's `markdown_text` and `chunks` to the message; an error result when they are malformed. */
+  private appendChunks(message: FakeSlackMessage, args: Args): MethodResult | null {
+    if (args.markdown_text !== undefined) {
+      if (typeof args.markdown_text !== 'string') return fail('invalid_arguments');
+      message.text += args.markdown_text;
+    }
+    if (args.chunks === undefined) return null;
+    if (!Array.isArray(args.chunks)) return fail('invalid_chunks_format');
+    for (const chunk of args.chunks as unknown[]) {
+      const item = (typeof chunk === 'object' && chunk !== null ? chunk : {}) as Record<string, unknown>;
+      if (item.type === 'markdown_text' && typeof item.text === 'string') message.text += item.text;
+      else if (
+        item.type === 'task_update' &&
+        typeof item.id === 'string' &&
+        typeof item.title === 'string' &&
+        ['pending', 'in_progress', 'complete', 'error'].includes(String(item.status))
+      ) {
+        const tasks = message.tasks ?? [];
+        const task = { id: item.id, title: item.title, status: String(item.status) };
+        const index = tasks.findIndex((existing) => existing.id === item.id);
+        if (index >= 0) tasks[index] = task;
+        else tasks.push(task);
+        message.tasks = tasks;
+      } else return fail('invalid_chunks', streamError(`unsupported chunk: ${JSON.stringify(chunk)}`));
+    }
+    return null;
   }
 
   private react(args: Args, mode: 'add' | 'remove'): MethodResult {

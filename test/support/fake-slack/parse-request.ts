@@ -3,6 +3,7 @@
 /** Form fields that @slack/web-api JSON-stringifies (object and array arguments). */
 const JSON_FIELDS = new Set([
   'blocks',
+  'chunks',
   'attachments',
   'metadata',
   'view',

@@ -175,6 +175,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     calls,
     callsTo: (method) => calls.filter((call) => call.method === method),
     inFlight: () => pending,
+    expireStreams: () => state.expireStreams(),
     failNext: (method, failure) => {
       const queue = failures.get(method) ?? [];
       queue.push(failure);

@@ -33,6 +33,10 @@ export interface FakeSlackMessage {
   reactions: Array<{ name: string; users: string[] }>;
   /** Set after chat.update. */
   edited?: { user: string; ts: string };
+  /** True from `chat.startStream` until `chat.stopStream` (or until the stream expires). */
+  streaming?: boolean;
+  /** The `task_update` chunks of a streamed message, latest state per task id, in first-seen order. */
+  tasks?: Array<{ id: string; title: string; status: string }>;
 }
 
 /** An ephemeral message sent with chat.postEphemeral. */
@@ -124,6 +128,8 @@ export interface FakeSlack {
     threadTs?: string;
     blocks?: unknown[];
   }): FakeSlackMessage;
+  /** Ends every open stream, as Slack does to a stream left too long without appends; returns how many. */
+  expireStreams(): number;
   /** Sets the members of a user group for usergroups.users.list. */
   seedUserGroup(groupId: string, userIds: string[]): void;
   /** Sets what users.info returns for a user. */

@@ -208,7 +208,18 @@ export async function startModelReplay(): Promise<ModelReplay> {
     const resolved = resolveStep(provider, step, stepSeed, record.body, Math.floor(Date.now() / 1000));
     const rendered = renderStep(provider, resolved, stream);
     response.writeHead(200, { 'content-type': rendered.contentType });
-    response.end(rendered.body);
+    if (!stream || step.eventDelayMs === undefined) {
+      response.end(rendered.body);
+      return;
+    }
+    // One event at a time, as a model that is still writing sends them.
+    const events = rendered.body.split('\n\n').filter((event) => event.length > 0);
+    for (const event of events) {
+      if (response.destroyed) return;
+      response.write(`${event}\n\n`);
+      await sleep(step.eventDelayMs);
+    }
+    response.end();
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -34,6 +34,8 @@ export interface GeneratedStep {
   usage?: { inputTokens: number; outputTokens: number };
   /** Wait this many milliseconds before answering (headers included). */
   delayMs?: number;
+  /** When streaming: wait this many milliseconds between server-sent events (a model that writes slowly). */
+  eventDelayMs?: number;
 }
 
 /** Serve a recorded fixture `test/fixtures/models/<provider>/<fixture>.json` (or `.sse` when streaming). */
