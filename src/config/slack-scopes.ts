@@ -15,6 +15,10 @@ export interface SlackScope {
 export const SLACK_BOT_SCOPES: readonly SlackScope[] = [
   { scope: 'app_mentions:read', why: 'receive app_mention events that start a turn' },
   {
+    scope: 'assistant:write',
+    why: 'show "is thinking…" in DM assistant threads (assistant.threads.setStatus)',
+  },
+  {
     scope: 'chat:write',
     why: 'post asks and replies in threads, update ask messages, send ephemeral notices',
   },
