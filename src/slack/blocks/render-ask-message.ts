@@ -484,7 +484,11 @@ function deadlineLine(ask: AskRecord, deadline: number | null, now: number | und
   const count = ask.questions.length;
   const outcome = several
     ? `${andJoin(
-        pending.map((item) =>
+        // What will be assumed first, then the questions left without an answer.
+        [
+          ...pending.filter((item) => item.picks.length > 0),
+          ...pending.filter((item) => item.picks.length === 0),
+        ].map((item) =>
           item.picks.length > 0
             ? `${andLabels(item.picks)} for ${item.number}/${count}`
             : `no answer for ${item.number}/${count}`,
