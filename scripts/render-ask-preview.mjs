@@ -1,6 +1,7 @@
 // Renders a Block Kit message (the JSON `holdpoint preview-ask` prints) as Slack-like HTML, for the README
 // picture: `node scripts/render-ask-preview.mjs preview.json > preview.html`, then a headless browser screenshot:
-// `chromium --headless --no-sandbox --disable-gpu --screenshot=docs/ask-preview.png --window-size=760,560 preview.html`.
+// `chromium --headless --no-sandbox --disable-gpu --screenshot=docs/ask-preview.png --window-size=760,560 preview.html`
+// (Debian: `apt-get install chromium`). `bash scripts/render-ask-pictures.sh` renders every example ask of docs/.
 import { readFileSync } from 'node:fs';
 
 const message = JSON.parse(readFileSync(process.argv[2] ?? 0, 'utf8'));
@@ -19,9 +20,13 @@ function element(item) {
     const style = item.style === 'primary' ? 'primary' : item.style === 'danger' ? 'danger' : '';
     return `<span class="button ${style}">${textOf(item.text)}</span>`;
   }
-  if (item.type === 'checkboxes') {
-    return `<div class="checks">${item.options.map((o) => `<label><span class="box"></span>${textOf(o.text)}</label>`).join('')}</div>`;
+  if (item.type === 'checkboxes' || item.type === 'radio_buttons') {
+    const mark = item.type === 'checkboxes' ? 'box' : 'box round';
+    const option = (o) =>
+      `<label><span class="${mark}"></span>${textOf(o.text)}${o.description ? `<div class="desc">${textOf(o.description)}</div>` : ''}</label>`;
+    return `<div class="checks">${item.options.map(option).join('')}</div>`;
   }
+  if (item.type === 'overflow') return '<span class="button overflow">⋯</span>';
   return '';
 }
 
@@ -30,7 +35,9 @@ function block(b) {
     case 'header':
       return `<div class="header">${html(b.text.text)}</div>`;
     case 'section':
-      return `<div class="section">${textOf(b.text)}</div>`;
+      return b.accessory
+        ? `<div class="section row"><div>${textOf(b.text)}</div><div>${element(b.accessory)}</div></div>`
+        : `<div class="section">${textOf(b.text)}</div>`;
     case 'context':
       return `<div class="context">${b.elements.map(textOf).join(' ')}</div>`;
     case 'actions':
@@ -52,9 +59,11 @@ color:#616061;padding:1px 4px;border-radius:3px;margin-left:4px;font-weight:700}
 .button{border:1px solid #bbb;border-radius:4px;padding:4px 12px;font-weight:700;font-size:14px}
 .button.primary{background:#007a5a;color:#fff;border-color:#007a5a}.checks label{display:block;margin:3px 0}
 .box{display:inline-block;width:14px;height:14px;border:1px solid #888;border-radius:3px;margin-right:8px;vertical-align:-2px}
+.box.round{border-radius:50%}.desc{color:#616061;font-size:13px;margin-left:24px}.checks{width:100%}
+.row{display:flex;justify-content:space-between;align-items:flex-start;gap:16px}.overflow{padding:2px 8px;font-weight:900}
 .human .avatar{background:#e8912d}</style>
 <div class="title">Thread <span style="font-weight:400;color:#616061;font-size:14px">#ops</span></div>
 <div class="thread">
 <div class="msg human"><div class="avatar">A</div><div><span class="name">alice</span><div>@holdpoint the payments deploy to eu-west-1 failed, what should we do?</div></div></div>
-<div class="msg"><div class="avatar">h</div><div><span class="name">holdpoint</span><span class="app">APP</span>
+<div class="msg"><div class="avatar">h</div><div style="flex:1;max-width:640px"><span class="name">holdpoint</span><span class="app">APP</span>
 ${message.blocks.map(block).join('\n')}</div></div></div>`);

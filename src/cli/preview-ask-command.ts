@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type NormalizedAsk, TIMEOUT_POLICIES, type TimeoutPolicy } from '../ask/types.js';
-import { ASK_RECORD_VERSION, type AskRecord, openAskState } from '../asks/types.js';
+import { ASK_RECORD_VERSION, type AskRecord, NO_FOLLOW_UP, openAskState } from '../asks/types.js';
 import { formatDuration, parseDuration } from '../config/durations.js';
 import { ASK_TIMEOUT_BOUNDS } from '../config/env-schema.js';
 import { renderAnswerModal } from '../slack/blocks/render-answer-modal.js';
@@ -124,7 +124,8 @@ function parseOptions(argv: readonly string[]): PreviewOptions | string {
 
 /**
  * An open, never-shown ask of the decoded questions with the placeholder ids of {@link PREVIEW_IDS}:
- * what the store would hold right after the turn paused.
+ * what the store would hold right after the turn paused, with the default follow-ups (no reminders, no
+ * snooze, no quorum), so its menu is the default one ("Ask someone else…", "Cancel…").
  */
 export function previewAskRecord(ask: NormalizedAsk, timeoutMs: number, policy: TimeoutPolicy): AskRecord {
   return {
@@ -140,6 +141,7 @@ export function previewAskRecord(ask: NormalizedAsk, timeoutMs: number, policy: 
     timeoutMs,
     policy,
     createdAt: '2023-11-14T22:13:20.000Z',
+    followUp: NO_FOLLOW_UP,
     ...openAskState(ask),
   };
 }

@@ -70,7 +70,12 @@ function send(target: ProductionApp, ts: string, user: string, action: Json) {
 
 function snoozeAction(ts: string): Json {
   for (const block of (fake.message('C0OPS', ts)?.blocks ?? []) as Json[]) {
-    for (const element of (block.elements ?? []) as Json[]) {
+    // The menu sits beside the first question (a section accessory).
+    const elements = [
+      ...((block.elements ?? []) as Json[]),
+      ...(block.accessory ? [block.accessory as Json] : []),
+    ];
+    for (const element of elements) {
       if (element.type !== 'overflow') continue;
       const option = (element.options as Json[]).find((o) => (o.text as Json).text === '+15 min');
       if (option)

@@ -101,7 +101,12 @@ function button(ts: string, actionId: string): Json {
 /** The overflow action Slack sends when `label` is picked in the ask's menu. */
 function menuChoice(ts: string, label: string): Json {
   for (const block of (fake.message('C0OPS', ts)?.blocks ?? []) as Json[]) {
-    for (const element of (block.elements ?? []) as Json[]) {
+    // The menu sits beside the first question (a section accessory).
+    const elements = [
+      ...((block.elements ?? []) as Json[]),
+      ...(block.accessory ? [block.accessory as Json] : []),
+    ];
+    for (const element of elements) {
       if (element.type !== 'overflow') continue;
       const option = (element.options as Json[]).find((o) => (o.text as Json).text === label);
       if (option)

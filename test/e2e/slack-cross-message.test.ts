@@ -25,6 +25,7 @@ import {
   blockActionRequest,
   buttonActionFromBlocks,
   eventRequest,
+  overflowActionFromBlocks,
   viewSubmissionRequest,
 } from '../support/slack-payloads.js';
 
@@ -111,7 +112,7 @@ describe('Slack end to end: a click answers only the ask shown in the message it
       {
         user: 'U0ALICE',
         channel: first.channel,
-        actions: [buttonActionFromBlocks(second.blocks, 'hp.cancel')],
+        actions: [overflowActionFromBlocks(second.blocks, 'hp.more', 'Cancel…')],
         message: { ts: first.ts, thread_ts: first.threadTs, blocks: first.blocks },
       },
       { secret: TEST_SIGNING_SECRET },

@@ -15,6 +15,7 @@ import {
 import {
   answerModalValues,
   checkboxStateFromBlocks,
+  radioStateFromBlocks,
   viewSubmissionRequest,
 } from '../support/slack-payloads.js';
 
@@ -96,8 +97,11 @@ describe('Slack end to end: model text is inert (C05)', () => {
     expect((await h.send(submit)).status).toBe(200);
     await waitFor(async () => finalReplies(h).length === 1, 15_000, 'the final reply');
 
-    // A late click: its ephemeral names the answer (model labels) and who gave it.
-    expect((await h.send(clickRequest(h, ask, 'U0CAROL', 'hp.option.0.0'))).status).toBe(200);
+    // A late Submit of Q1's radio list: its ephemeral names the answer (model labels) and who gave it.
+    const late = clickRequest(h, ask, 'U0CAROL', 'hp.submit.0', {
+      state: radioStateFromBlocks(ask.blocks, 'hp.radio.0', '0'),
+    });
+    expect((await h.send(late)).status).toBe(200);
     await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the late-click notice');
     expect(h.fake.ephemerals[0]?.text).toMatch(/^Already answered by <@U0BOB>/);
 

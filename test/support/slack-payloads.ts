@@ -272,6 +272,52 @@ export function checkboxesActionFromBlocks(
   return { ...element, action_id: actionId, block_id: blockId, action_ts: `${nowSec()}.000002` };
 }
 
+/**
+ * The message `state` Slack sends with a click after the radio buttons `actionId` in `blocks` were set to
+ * the option whose value is `value` (an option index, e.g. `'1'`).
+ *
+ * @throws Error when no radio buttons with that action_id, or no such option, is in the blocks.
+ */
+export function radioStateFromBlocks(blocks: unknown, actionId: string, value: string): Json {
+  const found = findElement(blocks, actionId);
+  if (found === null || found.element.type !== 'radio_buttons')
+    throw new Error(`no radio buttons ${actionId} in the blocks`);
+  const options = Array.isArray(found.element.options) ? (found.element.options as Json[]) : [];
+  const selected = options.find((option) => String(option.value) === value);
+  if (!selected) throw new Error(`no option ${value} in radio buttons ${actionId}`);
+  return {
+    values: { [found.blockId]: { [actionId]: { type: 'radio_buttons', selected_option: selected } } },
+  };
+}
+
+/**
+ * The `actions[0]` Slack sends when the option whose text is `optionText` is picked in the overflow menu
+ * `actionId` of `blocks` (`{type:'overflow', action_id, block_id, selected_option, action_ts}`), or, when
+ * the menu is a lone button (one option left), that button's click.
+ *
+ * @throws Error when no such menu or option is in the blocks.
+ */
+export function overflowActionFromBlocks(blocks: unknown, actionId: string, optionText: string): Json {
+  const found = findElement(blocks, actionId);
+  if (found === null) throw new Error(`no menu ${actionId} in the blocks`);
+  if (found.element.type === 'button') {
+    if ((found.element.text as Json | undefined)?.text !== optionText)
+      throw new Error(`the menu ${actionId} is a lone button, not "${optionText}"`);
+    return buttonActionFromBlocks(blocks, actionId);
+  }
+  const options = Array.isArray(found.element.options) ? (found.element.options as Json[]) : [];
+  const selected = options.find((option) => (option.text as Json | undefined)?.text === optionText);
+  if (found.element.type !== 'overflow' || !selected)
+    throw new Error(`no option "${optionText}" in the menu ${actionId}`);
+  return {
+    type: 'overflow',
+    action_id: actionId,
+    block_id: found.blockId,
+    selected_option: selected,
+    action_ts: `${nowSec()}.000003`,
+  };
+}
+
 /** Response of {@link postToSlackApp}. */
 export interface SlackAppResponse {
   status: number;

@@ -4,16 +4,19 @@ import {
   ACTION_ID_PATTERN,
   blockId,
   encodeActionValue,
+  encodeMenuValue,
   encodeModalMetadata,
   OPENS_MODAL_ACTION_ID_PATTERN,
   OPTION_ACTION_ID_PATTERN,
   optionActionId,
   parseActionId,
   parseActionValue,
+  parseMenuValue,
   parseModalMetadata,
   questionActionId,
   SUBMIT_ACTION_ID_PATTERN,
   selectedCheckboxIndexes,
+  selectedRadioIndex,
 } from './action-ids.js';
 
 describe('parseActionId', () => {
@@ -24,6 +27,10 @@ describe('parseActionId', () => {
     ['hp.answer.0', { kind: 'answer', questionIndex: 0, optionIndex: null }],
     ['hp.checks.2', { kind: 'checks', questionIndex: 2, optionIndex: null }],
     ['hp.submit.0', { kind: 'submit', questionIndex: 0, optionIndex: null }],
+    ['hp.radio.1', { kind: 'radio', questionIndex: 1, optionIndex: null }],
+    ['hp.radio.3', null],
+    ['hp.more', { kind: 'more', questionIndex: null, optionIndex: null }],
+    // Messages posted before Cancel moved into the menu still carry it.
     ['hp.cancel', { kind: 'cancel', questionIndex: null, optionIndex: null }],
     ['hp.option.3.0', null],
     ['hp.option.0.4', null],
@@ -149,5 +156,38 @@ describe('selectedCheckboxIndexes', () => {
     ['x', 0, null],
   ])('%j q%i -> %j', (values, q, expected) => {
     expect(selectedCheckboxIndexes(values, q)).toEqual(expected);
+  });
+});
+
+describe('menu values', () => {
+  it.each([
+    [{ kind: 'extend' as const, index: 2 }, 'm1|t1|a1|x2'],
+    [{ kind: 'delegate' as const }, 'm1|t1|a1|d'],
+    [{ kind: 'cancel' as const }, 'm1|t1|a1|c'],
+  ])('%j <-> %s', (item, encoded) => {
+    expect(encodeMenuValue('t1', 'a1', item)).toBe(encoded);
+    expect(parseMenuValue(encoded)).toEqual({ turnId: 't1', askId: 'a1', item });
+  });
+
+  it.each([['m1|t1|a1|C'], ['m1|t1|a1|c|'], ['m2|t1|a1|c'], ['m1||a1|c'], [42]])('%j -> null', (value) => {
+    expect(parseMenuValue(value)).toBeNull();
+  });
+});
+
+describe('selectedRadioIndex', () => {
+  const state = (value: unknown) => ({
+    'hp.x.r0.0.act': { 'hp.radio.0': { type: 'radio_buttons', selected_option: value } },
+  });
+  it.each<[unknown, number, number | null]>([
+    [state({ value: '2' }), 0, 2],
+    [state({ value: '0' }), 0, 0],
+    [state(null), 0, null],
+    [state({ value: '4' }), 0, null],
+    [state({ value: '01' }), 0, null],
+    [state({ value: '1' }), 1, null],
+    [{}, 0, null],
+    [null, 0, null],
+  ])('%j, question %i -> %j', (values, q, expected) => {
+    expect(selectedRadioIndex(values, q)).toBe(expected);
   });
 });

@@ -6,19 +6,22 @@
  * - `hp.other.<q>`: "Other…", opens the answer modal.
  * - `hp.answer.<q>`: "Answer" of a free-text question, opens the answer modal.
  * - `hp.checks.<q>`: the checkboxes of a multi-select question (changes are only acked).
- * - `hp.submit.<q>`: "Submit" of a multi-select question (the selection is read from `state.values`).
+ * - `hp.radio.<q>`: the radio buttons of a single-select question shown as a list (changes are only acked).
+ * - `hp.submit.<q>`: "Submit" of a multi-select question or of a radio list (the selection is read from
+ *   `state.values`).
  * - `hp.args.<q>`: "Show all" of an approval's arguments cut in the message (opens a modal).
- * - `hp.cancel`: the requester cancels the whole ask.
+ * - `hp.cancel`: the requester cancels the whole ask (messages posted before Cancel moved into the menu).
  * - `hp.more`: the ask's overflow menu; each option's value is a {@link encodeMenuValue} (snooze choices,
- *   "Ask someone else…").
+ *   "Ask someone else…", "Cancel…").
  * - `hp.change.<q>`: "Change answer" of a question resolved by assumption (opens a modal).
  *
  * Element `value` (≤ 2000): `v1|<turnId>|<askId>|<q>|<o>`, `-` where an index does not apply.
- * Checkbox option values: the option index as a decimal string.
+ * Checkbox and radio option values: the option index as a decimal string.
  * block_id: `hp.<askIdShort>.r<revision>.<q>.<part>`, unique per message and per render revision.
  *
  * Modal: callback_id `hp.modal.answer`, input block_id `hp.answer`, action_id `hp.answer.text`,
- * private_metadata JSON `{v:1, turnId, askId, q, channel, messageTs}`. Pure.
+ * private_metadata JSON `{v:1, turnId, askId, q, channel, messageTs}`; the Cancel confirmation modal
+ * `hp.modal.cancel` carries the same metadata. Pure.
  */
 import { z } from 'zod';
 import { ASK_LIMITS } from '../../ask/types.js';
@@ -37,11 +40,15 @@ export const ANSWER_ACTION_ID_PATTERN = /^hp\.answer\.\d+$/;
 export const OPENS_MODAL_ACTION_ID_PATTERN = /^hp\.(?:other|answer)\.\d+$/;
 /** Checkboxes of a multi-select question: `hp.checks.<q>` (ack only). */
 export const CHECKS_ACTION_ID_PATTERN = /^hp\.checks\.\d+$/;
+/** Radio buttons of a single-select question shown as a list: `hp.radio.<q>` (ack only). */
+export const RADIO_ACTION_ID_PATTERN = /^hp\.radio\.\d+$/;
 /** Submit buttons of multi-select questions: `hp.submit.<q>`. */
 export const SUBMIT_ACTION_ID_PATTERN = /^hp\.submit\.\d+$/;
-/** The requester's cancel button. */
+/** The requester's cancel button of messages posted before "Cancel…" moved into the menu (still decoded). */
 export const CANCEL_ACTION_ID = 'hp.cancel';
-/** The ask's overflow menu (snooze, "Ask someone else…"). */
+/** callback_id of the "Cancel…" confirmation modal (metadata as {@link ModalMetadata}, `q` 0). */
+export const CANCEL_MODAL_CALLBACK_ID = 'hp.modal.cancel';
+/** The ask's overflow menu (snooze, "Ask someone else…", "Cancel…"). */
 export const MENU_ACTION_ID = 'hp.more';
 /** callback_id of the "Ask someone else…" modal; its user picker: block `hp.delegate`, action `hp.delegate.user`. */
 export const DELEGATE_MODAL_CALLBACK_ID = 'hp.modal.delegate';
@@ -53,20 +60,26 @@ export const CHANGE_INPUT_BLOCK_ID = 'hp.change';
 export const CHANGE_CHOICE_ACTION_ID = 'hp.change.choice';
 export const CHANGE_TEXT_ACTION_ID = 'hp.change.text';
 
-/** What an overflow menu option does: snooze by the configured choice `index`, or open "Ask someone else…". */
-export type MenuItem = { kind: 'extend'; index: number } | { kind: 'delegate' };
+/**
+ * What an overflow menu option does: snooze by the configured choice `index`, open "Ask someone else…", or
+ * open the "Cancel…" confirmation (the requester only; checked on click and again on submit).
+ */
+export type MenuItem = { kind: 'extend'; index: number } | { kind: 'delegate' } | { kind: 'cancel' };
+
+const MENU_ITEM_CODES = { delegate: 'd', cancel: 'c' } as const;
 
 /** Version tag of {@link encodeMenuValue} values. */
 export const MENU_VALUE_VERSION = 'm1';
 
 /**
- * An overflow option's value: `m1|<turnId>|<askId>|x<i>` (snooze choice i) or `m1|<turnId>|<askId>|d`.
+ * An overflow option's value: `m1|<turnId>|<askId>|x<i>` (snooze choice i), `…|d` (delegate) or `…|c` (cancel).
  * Overflow option values are at most 150 characters (Block Kit option object).
  * @returns null when it would be longer than that (the menu is then left out)
  */
 export function encodeMenuValue(turnId: string, askId: string, item: MenuItem): string | null {
   if (turnId.includes('|') || askId.includes('|')) return null;
-  const text = [MENU_VALUE_VERSION, turnId, askId, item.kind === 'extend' ? `x${item.index}` : 'd'].join('|');
+  const code = item.kind === 'extend' ? `x${item.index}` : MENU_ITEM_CODES[item.kind];
+  const text = [MENU_VALUE_VERSION, turnId, askId, code].join('|');
   return text.length <= SLACK_LIMITS.optionValue ? text : null;
 }
 
@@ -78,6 +91,7 @@ export function parseMenuValue(value: unknown): { turnId: string; askId: string;
   const [version, turnId, askId, item] = parts as [string, string, string, string];
   if (version !== MENU_VALUE_VERSION || !turnId || !askId) return null;
   if (item === 'd') return { turnId, askId, item: { kind: 'delegate' } };
+  if (item === 'c') return { turnId, askId, item: { kind: 'cancel' } };
   const match = /^x([0-4])$/.exec(item);
   return match ? { turnId, askId, item: { kind: 'extend', index: Number(match[1]) } } : null;
 }
@@ -100,6 +114,7 @@ export type ActionKind =
   | 'other'
   | 'answer'
   | 'checks'
+  | 'radio'
   | 'submit'
   | 'args'
   | 'change'
@@ -148,18 +163,18 @@ export function optionActionId(questionIndex: number, optionIndex: number): stri
   return `hp.option.${questionIndex}.${optionIndex}`;
 }
 
-/** action_id of an `other`, `answer`, `checks` or `submit` control of one question. Throws StateError for a bad index. */
-export function questionActionId(
-  kind: 'other' | 'answer' | 'checks' | 'submit' | 'args' | 'change',
-  questionIndex: number,
-): string {
+/** action_id of an `other`, `answer`, `checks`, `radio` or `submit` control of one question. Throws StateError for a bad index. */
+export function questionActionId(kind: QuestionControlKind, questionIndex: number): string {
   checkIndex(questionIndex, ASK_LIMITS.maxQuestions, 'question');
   return `hp.${kind}.${questionIndex}`;
 }
 
+/** The per-question controls of {@link questionActionId}. */
+export type QuestionControlKind = 'other' | 'answer' | 'checks' | 'radio' | 'submit' | 'args' | 'change';
+
 const INDEX = '(0|[1-9]\\d?)';
 const ACTION_ID_PARSER = new RegExp(
-  `^hp\\.(?:(option)\\.${INDEX}\\.${INDEX}|(other|answer|checks|submit|args|change)\\.${INDEX}|(cancel|more))$`,
+  `^hp\\.(?:(option)\\.${INDEX}\\.${INDEX}|(other|answer|checks|radio|submit|args|change)\\.${INDEX}|(cancel|more))$`,
 );
 
 /**
@@ -178,7 +193,7 @@ export function parseActionId(actionId: unknown): ParsedActionId | null {
     if (q >= ASK_LIMITS.maxQuestions || o >= ASK_LIMITS.maxOptions) return null;
     return { kind: 'option', questionIndex: q, optionIndex: o };
   }
-  const kind = match[4] as 'other' | 'answer' | 'checks' | 'submit' | 'args' | 'change';
+  const kind = match[4] as QuestionControlKind;
   const q = Number(match[5]);
   if (q >= ASK_LIMITS.maxQuestions) return null;
   return { kind, questionIndex: q, optionIndex: null };
@@ -315,6 +330,27 @@ export function selectedCheckboxIndexes(stateValues: unknown, questionIndex: num
       if (typeof index === 'number') indexes.add(index);
     }
     return [...indexes].sort((a, b) => a - b);
+  }
+  return null;
+}
+
+/**
+ * Reads the chosen option index of question `questionIndex`'s radio list (`hp.radio.<q>`) from a
+ * `block_actions` payload's `state.values`, whatever the block_id. Null when nothing is chosen, the radio
+ * list is not in the state, or the value is not an option index. Never throws.
+ */
+export function selectedRadioIndex(stateValues: unknown, questionIndex: number): number | null {
+  if (typeof stateValues !== 'object' || stateValues === null) return null;
+  const actionId = `hp.radio.${questionIndex}`;
+  for (const block of Object.values(stateValues as Record<string, unknown>)) {
+    if (typeof block !== 'object' || block === null) continue;
+    const element = (block as Record<string, unknown>)[actionId];
+    if (typeof element !== 'object' || element === null) continue;
+    const selected = (element as Record<string, unknown>).selected_option;
+    const value =
+      typeof selected === 'object' && selected !== null ? (selected as Record<string, unknown>).value : null;
+    const index = typeof value === 'string' ? parseIndex(value, ASK_LIMITS.maxOptions) : undefined;
+    return typeof index === 'number' ? index : null;
   }
   return null;
 }

@@ -12,9 +12,9 @@ import type {
   Checkboxes,
   ContextBlock,
   KnownBlock,
-  Option,
   Overflow,
   PlainTextOption,
+  RadioButtons,
   SectionBlock,
 } from '@slack/types';
 import { assumeResolution } from '../../ask/assume-resolution.js';
@@ -28,10 +28,9 @@ import {
   cancelableInConversation,
   waitedForMs,
 } from '../../asks/types.js';
-import { escapeMrkdwn, mentionGroup, mentionUser } from '../mrkdwn.js';
+import { escapeMrkdwn, mentionGroup, mentionUser, neutralizePlainText } from '../mrkdwn.js';
 import {
   blockId,
-  CANCEL_ACTION_ID,
   encodeActionValue,
   encodeMenuValue,
   MENU_ACTION_ID,
@@ -97,29 +96,55 @@ export function whoMayAnswerLine(
   return `👤 ${ask.approval ? 'Who can approve' : 'Who can answer'}: ${shown}${more}`;
 }
 
-/** Marker around a recommended option's label on its button: `★ <label> (recommended)`. */
-export const RECOMMENDED_PREFIX = '★ ';
-/** See {@link RECOMMENDED_PREFIX}. */
+/** Said once after a recommended option's label, wherever the label is shown: `<label> (recommended)`. */
 export const RECOMMENDED_SUFFIX = ' (recommended)';
 
 /** Escaped-label budget inside mrkdwn lines (48 code points escaped is at most 240). */
 const LABEL_MRKDWN_MAX = 300;
-/** Escaped description budget inside an option line (200 code points escaped is at most 1000). */
+/** Escaped description budget inside an option section (200 code points escaped is at most 1000). */
 const DESCRIPTION_MRKDWN_MAX = 1200;
+/** Escaped question budget (200 code points escaped is at most 1000). */
+const QUESTION_MRKDWN_MAX = 1200;
+/** Escaped purpose budget (200 code points escaped is at most 1000). */
+const PURPOSE_MRKDWN_MAX = 1200;
 /** Budget for typed (Other…/free-text) answers shown in the message. */
 const TYPED_MRKDWN_MAX = 1500;
 
 /**
+ * How the options of an open choice question are shown (chosen by measuring, see the README):
+ * - `buttons`: no option has a description: one button per option (the recommended first and green), one
+ *   click answers.
+ * - `sections`: a one-question ask whose options have descriptions: a section per option, its label in
+ *   bold over its whole description, and a "Choose" button beside it; one click answers.
+ * - `radio`: an ask of several questions whose options have descriptions: radio buttons with the
+ *   description under each label (cut at Slack's 75) and one Submit, two blocks per question, so that
+ *   three questions stay within ten blocks.
+ * - `checkboxes`: a multi-select question: checkboxes with descriptions and one Submit.
+ */
+export type OptionLayout = 'buttons' | 'sections' | 'radio' | 'checkboxes';
+
+/** The layout of question `question`'s options in an ask of `questionCount` questions. Pure. */
+export function optionLayout(question: AskQuestion, questionCount: number): OptionLayout {
+  if (question.multiSelect) return 'checkboxes';
+  const described = (question.options ?? []).some(
+    (option) => option.description !== null && option.description.length > 0,
+  );
+  if (!described) return 'buttons';
+  return questionCount === 1 ? 'sections' : 'radio';
+}
+
+/**
  * Renders the one Slack message of an ask.
  *
- * While a question is open: header (header block, plain_text), the question (section, mrkdwn), the purpose
- * (context), option descriptions (section list, only when some option has one), the controls (actions:
- * option buttons with the recommended one first and `primary`; or, for multi-select, checkboxes whose option
- * values are the option indexes and whose texts are the labels, recommended ones marked like the buttons,
- * plus Submit; or Answer for free text; plus "Other…" for choice questions), and when it resolves by itself
- * and to what (context, with a Slack `<!date^…>` token built by the bot). While the ask
- * is open a final actions block carries the requester's Cancel button (with a confirm dialog).
- * A resolved question keeps its header and question and shows one line saying how it ended.
+ * While the ask is open: for each question its text (a header block for a one-question ask with a header;
+ * otherwise `*1/3 · Header*` in the question's section), its purpose as an italic line in the same
+ * section, and its controls in the {@link OptionLayout} of the question (plus "Other…" for choice
+ * questions, "Answer" for free text); dividers between questions; then one ask-wide context line: who
+ * may answer, the quorum, and when the ask resolves by itself and to what (every option the timeout will
+ * select, per question; with a Slack `<!date^…>` token built by the bot). The rare actions (snooze, "Ask
+ * someone else…", "Cancel…") are one overflow menu beside the first question, shown to everyone and
+ * checked on click. Each option label is shown once (besides the timeout line), and "recommended" once.
+ * A resolved question keeps its question and shows one line saying how it ended.
  *
  * @param ask the ask as stored; `deadline` (epoch ms) may be null before the ask was first shown, then
  *   `options.now + timeoutMs` is used, or the text speaks of the duration only.
@@ -129,19 +154,21 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
   const revision = askRevision(ask);
   const deadline = ask.deadline ?? (options.now === undefined ? null : options.now + ask.timeoutMs);
   const blocks: KnownBlock[] = [];
-  const count = ask.questions.length;
+  const open = ask.status === 'open';
   // A program's intro line, escaped like model text.
   if (ask.intro)
     blocks.push(section(ask, revision, 'x', 'intro', escapeAndTruncate(ask.intro, SLACK_LIMITS.sectionText)));
-  // Who may answer, by name, while it is open: the listed people and groups are mentioned (and notified).
-  const who = ask.status === 'open' ? whoMayAnswerLine(ask, options.now) : null;
-  if (who) blocks.push(context(ask, revision, 'x', 'who', who));
+  // The rare actions, beside the first question while the ask is open.
+  const menu = open ? menuElement({ ...ask, deadline, shownAt: ask.shownAt ?? options.now ?? null }) : null;
 
   ask.questions.forEach((question, questionIndex) => {
     if (questionIndex > 0)
       blocks.push({ type: 'divider', block_id: blockId(ask.askId, revision, questionIndex, 'div') });
     const resolution = ask.resolutions[questionIndex] ?? null;
-    blocks.push(...questionHeadBlocks(ask, question, questionIndex, revision, count));
+    const head = questionHeadBlocks(ask, question, questionIndex, revision, resolution === null && open);
+    const questionSection = head.at(-1) as SectionBlock;
+    if (questionIndex === 0 && menu) questionSection.accessory = menu;
+    blocks.push(...head);
     const call = ask.approval?.calls[questionIndex];
     if (call) {
       const args = argumentsJson(call.input);
@@ -173,24 +200,21 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
           value(ask, questionIndex, null),
         );
       blocks.push(done);
-    } else if (ask.status !== 'open') {
+    } else if (!open) {
       blocks.push(section(ask, revision, questionIndex, 'done', '🔒 Closed without an answer'));
     } else {
-      blocks.push(...openQuestionBlocks(ask, question, questionIndex, revision, deadline, options.now));
+      blocks.push(...controlBlocks(ask, question, questionIndex, revision));
     }
   });
 
-  // Only a turn's requester can cancel from Slack; a program cancels its own ask through the API. The menu
-  // (snooze, "Ask someone else…") is shown to everyone and checked on click.
-  if (ask.status === 'open') {
-    const cancel = cancelableInConversation(ask.waiter) ? cancelButton(ask) : null;
-    const menu = menuElement({ ...ask, deadline, shownAt: ask.shownAt ?? options.now ?? null });
-    if (cancel || menu)
-      blocks.push({
-        type: 'actions',
-        block_id: blockId(ask.askId, revision, 'x', 'cancel'),
-        elements: [...(cancel ? [cancel] : []), ...(menu ? [menu] : [])],
-      });
+  // One line for the whole ask: who may answer, the quorum, and what a timeout will do.
+  if (open) {
+    const lines = [
+      whoMayAnswerLine(ask, options.now),
+      ...quorumLines(ask),
+      deadlineLine(ask, deadline, options.now),
+    ].filter((line): line is string => line !== null);
+    blocks.push(context(ask, revision, 'x', 'due', lines.join('\n')));
   }
   return { text: fallbackText(ask), blocks };
 }
@@ -223,25 +247,38 @@ function context(
   };
 }
 
+/**
+ * The question's own blocks, its section last: a header block for a one-question ask with a header; the
+ * question text (led by `*1/3 · Header*` in an ask of several); the purpose as an italic line while the
+ * question is open.
+ */
 function questionHeadBlocks(
   ask: AskRecord,
   question: AskQuestion,
   questionIndex: number,
   revision: number,
-  count: number,
+  showPurpose: boolean,
 ): KnownBlock[] {
   const blocks: KnownBlock[] = [];
-  if (question.header !== null && question.header.trim().length > 0) {
+  const count = ask.questions.length;
+  const header = question.header !== null && question.header.trim().length > 0 ? question.header : null;
+  if (count === 1 && header !== null) {
     blocks.push({
       type: 'header',
       block_id: blockId(ask.askId, revision, questionIndex, 'head'),
-      text: plainText(question.header, SLACK_LIMITS.headerText),
+      text: plainText(header, SLACK_LIMITS.headerText),
     });
   }
-  const prefix = count > 1 ? `*${questionIndex + 1}/${count}* ` : '';
-  const questionText =
-    prefix + escapeAndTruncate(question.question, SLACK_LIMITS.sectionText - prefix.length);
-  blocks.push(section(ask, revision, questionIndex, 'q', questionText));
+  const lead =
+    count > 1
+      ? `*${questionIndex + 1}/${count}${header !== null ? ` · ${escapeAndTruncate(header, LABEL_MRKDWN_MAX)}` : ''}*\n`
+      : '';
+  const purpose =
+    showPurpose && question.purpose !== null && question.purpose.trim().length > 0
+      ? `\n_Why:_ ${escapeAndTruncate(question.purpose, PURPOSE_MRKDWN_MAX)}`
+      : '';
+  const text = `${lead}${escapeAndTruncate(question.question, QUESTION_MRKDWN_MAX)}${purpose}`;
+  blocks.push(section(ask, revision, questionIndex, 'q', text));
   return blocks;
 }
 
@@ -263,60 +300,147 @@ function listLabels(labels: string[]): string {
   return labels.map(bold).join(', ');
 }
 
-function openQuestionBlocks(
+/** `a`, `a and b`, `a, b and c`. */
+function andJoin(parts: string[]): string {
+  const last = parts.at(-1);
+  if (last === undefined) return '';
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${last}` : last;
+}
+
+/** `*A*`, `*A* and *B*`, `*A*, *B* and *C*`: every label, in order (safe mrkdwn). */
+function andLabels(labels: string[]): string {
+  return andJoin(labels.map(bold));
+}
+
+function hasDescription(option: AskOption): boolean {
+  return option.description !== null && option.description.length > 0;
+}
+
+/** The open question's controls, in its {@link OptionLayout}; each option's label once. */
+function controlBlocks(
   ask: AskRecord,
   question: AskQuestion,
   questionIndex: number,
   revision: number,
-  deadline: number | null,
-  now: number | undefined,
 ): KnownBlock[] {
-  const blocks: KnownBlock[] = [];
-  if (question.purpose !== null && question.purpose.trim().length > 0) {
-    blocks.push(
-      context(ask, revision, questionIndex, 'why', `_Why:_ ${escapeAndTruncate(question.purpose, 2000)}`),
-    );
-  }
   const options = question.kind === 'choice' ? (question.options ?? []) : [];
-  if (options.some((option) => option.description !== null && option.description.length > 0)) {
-    const lines = displayOrder(options, question.multiSelect).map((index) => {
-      const option = options[index] as AskOption;
-      const marker = option.recommended ? ' (recommended)' : '';
-      const description =
-        option.description !== null && option.description.length > 0
-          ? ` — ${escapeAndTruncate(option.description, DESCRIPTION_MRKDWN_MAX)}`
-          : '';
-      return `• ${bold(option.label)}${marker}${description}`;
-    });
-    let part = 0;
-    let current = '';
-    for (const line of lines) {
-      if (current.length > 0 && current.length + 1 + line.length > SLACK_LIMITS.sectionText) {
-        blocks.push(section(ask, revision, questionIndex, `opts${part}`, current));
-        part += 1;
-        current = '';
-      }
-      current = current.length > 0 ? `${current}\n${line}` : line;
-    }
-    if (current.length > 0) blocks.push(section(ask, revision, questionIndex, `opts${part}`, current));
-  }
-  blocks.push(controlsBlock(ask, question, questionIndex, revision, options));
-  const votes = quorumLine(ask, questionIndex);
-  blocks.push(
-    context(ask, revision, questionIndex, 'due', deadlineLine(ask, question, deadline, now) + votes),
+  const actions = (elements: ActionsBlock['elements']): ActionsBlock => ({
+    type: 'actions',
+    block_id: blockId(ask.askId, revision, questionIndex, 'act'),
+    elements,
+  });
+  if (ask.approval?.calls[questionIndex]) return [actions(approvalElements(ask, questionIndex, options))];
+  const other = button('Other…', questionActionId('other', questionIndex), value(ask, questionIndex, null));
+  if (question.kind === 'free_text' || options.length === 0)
+    return [
+      actions([
+        button('Answer', questionActionId('answer', questionIndex), value(ask, questionIndex, null), true),
+      ]),
+    ];
+  const submit = button(
+    'Submit',
+    questionActionId('submit', questionIndex),
+    value(ask, questionIndex, null),
+    true,
   );
-  return blocks;
+  switch (optionLayout(question, ask.questions.length)) {
+    case 'checkboxes': {
+      const checkboxes: Checkboxes = {
+        type: 'checkboxes',
+        action_id: questionActionId('checks', questionIndex),
+        options: options.map((option, index) => listOption(option, index)),
+      };
+      return [actions([checkboxes, submit, other])];
+    }
+    case 'radio': {
+      const radio: RadioButtons = {
+        type: 'radio_buttons',
+        action_id: questionActionId('radio', questionIndex),
+        options: displayOrder(options, false).map((index) => listOption(options[index] as AskOption, index)),
+      };
+      return [actions([radio, submit, other])];
+    }
+    case 'sections': {
+      const blocks: KnownBlock[] = displayOrder(options, false).map((index) => {
+        const option = options[index] as AskOption;
+        const recommended = option.recommended ? ` _${RECOMMENDED_SUFFIX.trim()}_` : '';
+        const description = hasDescription(option)
+          ? `\n${escapeAndTruncate(option.description ?? '', DESCRIPTION_MRKDWN_MAX)}`
+          : '';
+        const row = section(
+          ask,
+          revision,
+          questionIndex,
+          `o${index}`,
+          `${bold(option.label)}${recommended}${description}`,
+        );
+        row.accessory = {
+          ...button(
+            'Choose',
+            optionActionId(questionIndex, index),
+            value(ask, questionIndex, index),
+            option.recommended,
+          ),
+          accessibility_label: truncateText(
+            neutralizePlainText(`Choose ${option.label}`),
+            SLACK_LIMITS.buttonAccessibilityLabel,
+          ),
+        };
+        return row;
+      });
+      return [...blocks, actions([other])];
+    }
+    default: {
+      const buttons = displayOrder(options, false).map((index) => {
+        const option = options[index] as AskOption;
+        return button(
+          optionButtonText(option),
+          optionActionId(questionIndex, index),
+          value(ask, questionIndex, index),
+          option.recommended,
+        );
+      });
+      return [actions([...buttons, other])];
+    }
+  }
+}
+
+/** A checkbox or radio option: the label (with "(recommended)"), its description below, the index as value. */
+function listOption(option: AskOption, index: number): PlainTextOption {
+  return {
+    text: plainText(optionButtonText(option), SLACK_LIMITS.optionText),
+    value: String(index),
+    ...(hasDescription(option)
+      ? { description: plainText(option.description ?? '', SLACK_LIMITS.optionDescription) }
+      : {}),
+  };
+}
+
+/** Approve (primary), Deny (danger), and "Deny with reason…" (the typed-answer modal: a typed answer denies). */
+function approvalElements(
+  ask: AskRecord,
+  questionIndex: number,
+  options: AskOption[],
+): ActionsBlock['elements'] {
+  const elements: ActionsBlock['elements'] = options.map((option, index) => ({
+    ...button(option.label, optionActionId(questionIndex, index), value(ask, questionIndex, index)),
+    style: option.label === APPROVAL_OPTIONS.approve ? ('primary' as const) : ('danger' as const),
+  }));
+  elements.push(
+    button('Deny with reason…', questionActionId('other', questionIndex), value(ask, questionIndex, null)),
+  );
+  return elements;
 }
 
 function value(ask: AskRecord, questionIndex: number | null, optionIndex: number | null): string {
   return encodeActionValue({ turnId: ask.scope, askId: ask.askId, questionIndex, optionIndex });
 }
 
-/** Button text for an option: `★ <label> (recommended)` or the label, ≤ 75 UTF-16 code units. */
+/** The text of an option's button or list item: the label, then `(recommended)`, ≤ 75 UTF-16 code units. */
 export function optionButtonText(option: Pick<AskOption, 'label' | 'recommended'>): string {
   if (!option.recommended) return truncateText(option.label, SLACK_LIMITS.buttonText);
-  const budget = SLACK_LIMITS.buttonText - RECOMMENDED_PREFIX.length - RECOMMENDED_SUFFIX.length;
-  return `${RECOMMENDED_PREFIX}${truncateText(option.label, budget)}${RECOMMENDED_SUFFIX}`;
+  const budget = SLACK_LIMITS.buttonText - RECOMMENDED_SUFFIX.length;
+  return `${truncateText(option.label, budget)}${RECOMMENDED_SUFFIX}`;
 }
 
 function button(text: string, actionId: string, buttonValue: string, primary = false): Button {
@@ -329,89 +453,49 @@ function button(text: string, actionId: string, buttonValue: string, primary = f
   };
 }
 
-function controlsBlock(
-  ask: AskRecord,
-  question: AskQuestion,
-  questionIndex: number,
-  revision: number,
-  options: AskOption[],
-): ActionsBlock {
-  const elements: ActionsBlock['elements'] = [];
-  if (ask.approval?.calls[questionIndex]) {
-    // Approve (primary), Deny (danger), and "Deny with reason…" (the typed-answer modal: a typed answer denies).
-    options.forEach((option, index) => {
-      const style = option.label === APPROVAL_OPTIONS.approve ? 'primary' : 'danger';
-      elements.push({
-        ...button(option.label, optionActionId(questionIndex, index), value(ask, questionIndex, index)),
-        style,
-      });
-    });
-    elements.push(
-      button('Deny with reason…', questionActionId('other', questionIndex), value(ask, questionIndex, null)),
-    );
-    return { type: 'actions', block_id: blockId(ask.askId, revision, questionIndex, 'act'), elements };
-  }
-  const other = button('Other…', questionActionId('other', questionIndex), value(ask, questionIndex, null));
-  if (question.kind === 'free_text' || options.length === 0) {
-    elements.push(
-      button('Answer', questionActionId('answer', questionIndex), value(ask, questionIndex, null), true),
-    );
-  } else if (question.multiSelect) {
-    const checkboxOptions: Option[] = options.map((option, index) => ({
-      text: plainText(optionButtonText(option), SLACK_LIMITS.optionText),
-      value: String(index),
-      ...(option.description !== null && option.description.length > 0
-        ? { description: plainText(option.description, SLACK_LIMITS.optionDescription) }
-        : {}),
-    }));
-    const checkboxes: Checkboxes = {
-      type: 'checkboxes',
-      action_id: questionActionId('checks', questionIndex),
-      options: checkboxOptions.slice(0, SLACK_LIMITS.checkboxesOptions),
-    };
-    elements.push(checkboxes);
-    elements.push(
-      button('Submit', questionActionId('submit', questionIndex), value(ask, questionIndex, null), true),
-    );
-    elements.push(other);
-  } else {
-    for (const index of displayOrder(options, false)) {
-      const option = options[index] as AskOption;
-      elements.push(
-        button(
-          optionButtonText(option),
-          optionActionId(questionIndex, index),
-          value(ask, questionIndex, index),
-          option.recommended,
-        ),
-      );
-    }
-    elements.push(other);
-  }
-  return { type: 'actions', block_id: blockId(ask.askId, revision, questionIndex, 'act'), elements };
-}
-
-function deadlineLine(
-  ask: AskRecord,
-  question: AskQuestion,
-  deadline: number | null,
-  now: number | undefined,
-): string {
+/**
+ * The ask's one deadline line: by when, and what the timeout will then do for every open question, by
+ * the same rule the timeout job applies ({@link assumeResolution}): every option it will select.
+ */
+function deadlineLine(ask: AskRecord, deadline: number | null, now: number | undefined): string {
   const duration = formatDuration(ask.timeoutMs);
   // "in 25 min" as of this render (each update refreshes it); the date token shows each reader's own time.
   const left = deadline !== null && now !== undefined ? relativeTime(deadline, now) : duration;
   const extended = ask.extendedBy ? `, extended by ${mentionUser(ask.extendedBy)}` : '';
   const when =
     deadline === null ? `within ${duration}` : `by ${slackDateToken(deadline)} (${left}${extended})`;
-  // What the timeout job will pick: the same rule it applies (no date needed for the labels).
-  const picks = assumeResolution(question, ask.policy, '', 'timeout').selected;
-  if (ask.approval)
-    return `⏱ No decision ${when}? It will be *${picks.includes(APPROVAL_OPTIONS.approve) ? 'approved' : 'denied'}*, and the agent told so.`;
-  const outcome =
-    picks.length > 0
-      ? `I'll assume ${listLabels(picks)} and say so.`
-      : "I'll go on without an answer and say so.";
-  return `⏱ No answer ${when}? ${outcome}`;
+  const several = ask.questions.length > 1;
+  const pending = ask.questions.flatMap((question, index) =>
+    ask.resolutions[index]
+      ? []
+      : [{ number: index + 1, picks: assumeResolution(question, ask.policy, '', 'timeout').selected }],
+  );
+  if (ask.approval) {
+    const verdict = (picks: string[]) => (picks.includes(APPROVAL_OPTIONS.approve) ? 'approved' : 'denied');
+    const verdicts = new Set(pending.map((item) => verdict(item.picks)));
+    const outcome =
+      verdicts.size <= 1
+        ? `${pending.length > 1 ? 'They' : 'It'} will be *${[...verdicts][0] ?? 'denied'}*`
+        : pending.map((item) => `${item.number} will be *${verdict(item.picks)}*`).join(', ');
+    return `⏱ No decision ${when}? ${outcome}, and the agent told so.`;
+  }
+  if (pending.every((item) => item.picks.length === 0))
+    return `⏱ No answer ${when}? I'll go on without ${pending.length > 1 ? 'answers' : 'an answer'} and say so.`;
+  const count = ask.questions.length;
+  const outcome = several
+    ? `${andJoin(
+        // What will be assumed first, then the questions left without an answer.
+        [
+          ...pending.filter((item) => item.picks.length > 0),
+          ...pending.filter((item) => item.picks.length === 0),
+        ].map((item) =>
+          item.picks.length > 0
+            ? `${andLabels(item.picks)} for ${item.number}/${count}`
+            : `no answer for ${item.number}/${count}`,
+        ),
+      )},`
+    : andLabels(pending[0]?.picks ?? []);
+  return `⏱ No answer ${when}? I'll assume ${outcome} and say so.`;
 }
 
 /** The one line that replaces a resolved question's controls (safe mrkdwn). */
@@ -496,27 +580,36 @@ export function approvalResolutionLine(resolution: QuestionResolution, timeoutMs
   }
 }
 
-/** For a quorum question: `· 🗳 2 of 3: *Approve* — @a, @b` per answer with votes (safe mrkdwn); else ''. */
-function quorumLine(ask: AskRecord, questionIndex: number): string {
+/**
+ * For a quorum ask: `🗳 2 matching answers needed.` once, or the votes so far per open question
+ * (`🗳 2/3: 1 of 2: *Approve* — @a`) (safe mrkdwn); none without a quorum.
+ */
+function quorumLines(ask: AskRecord): string[] {
   const quorum = quorumOf(ask);
-  const votes = ask.votes[questionIndex] ?? {};
-  const byVote = new Map<string, string[]>();
-  for (const [user, vote] of Object.entries(votes)) byVote.set(vote, [...(byVote.get(vote) ?? []), user]);
-  if (quorum <= 1) return '';
+  if (quorum <= 1) return [];
   const needed = ask.approval ? 'approvals needed; one Deny denies' : 'matching answers needed';
-  if (byVote.size === 0) return `\n🗳 ${quorum} ${needed}.`;
-  const parts = [...byVote].map(([vote, users]) => {
-    let label = vote;
-    try {
-      const [selected, other] = JSON.parse(vote) as [string[], string | null];
-      label = [...selected, ...(other ? [`“${other}”`] : [])].join(', ');
-    } catch {
-      // an unreadable vote shows as it is (escaped below)
-    }
-    const more = users.length > WHO_MAX ? ` and ${users.length - WHO_MAX} more` : '';
-    return `${users.length} of ${quorum}: *${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}* — ${users.slice(0, WHO_MAX).map(mentionUser).join(', ')}${more}`;
+  const lines: string[] = [];
+  ask.questions.forEach((_, questionIndex) => {
+    if (ask.resolutions[questionIndex]) return;
+    const votes = ask.votes[questionIndex] ?? {};
+    const byVote = new Map<string, string[]>();
+    for (const [user, vote] of Object.entries(votes)) byVote.set(vote, [...(byVote.get(vote) ?? []), user]);
+    if (byVote.size === 0) return;
+    const parts = [...byVote].map(([vote, users]) => {
+      let label = vote;
+      try {
+        const [selected, other] = JSON.parse(vote) as [string[], string | null];
+        label = [...selected, ...(other ? [`“${other}”`] : [])].join(', ');
+      } catch {
+        // an unreadable vote shows as it is (escaped below)
+      }
+      const more = users.length > WHO_MAX ? ` and ${users.length - WHO_MAX} more` : '';
+      return `${users.length} of ${quorum}: *${escapeAndTruncate(label, LABEL_MRKDWN_MAX)}* — ${users.slice(0, WHO_MAX).map(mentionUser).join(', ')}${more}`;
+    });
+    const number = ask.questions.length > 1 ? `${questionIndex + 1}/${ask.questions.length}: ` : '';
+    lines.push(`🗳 ${number}${parts.join('; ')}`);
   });
-  return `\n🗳 ${parts.join('; ')}`;
+  return [`🗳 ${quorum} ${needed}.`, ...lines];
 }
 
 /** The late answer shown under a changed assumption (safe mrkdwn), or ''. */
@@ -529,55 +622,34 @@ function overrideText(ask: AskRecord, questionIndex: number): string {
 }
 
 /**
- * The ask's overflow menu: snooze choices that still move the deadline, and "Ask someone else…"; a plain
- * button (same action_id and value) when only one is left (Slack wants 2 to 5 options); null when none.
+ * The ask's overflow menu, shown to everyone and checked on click: snooze choices that still move the
+ * deadline (as many as fit), "Ask someone else…" (asks with follow-ups) and "Cancel…" (an agent's turn; a
+ * program cancels its own ask through the API). A plain button (same action_id and value) when only one
+ * is left (Slack wants 2 to 5 options); null when none.
  */
 function menuElement(ask: AskRecord): Overflow | Button | null {
-  // Asks stored before follow-ups existed have no menu.
-  if (!ask.followUp) return null;
-  const options: PlainTextOption[] = [];
-  for (const choice of extendChoices(ask)) {
+  const tail: PlainTextOption[] = [];
+  // Asks stored before follow-ups existed have no snooze and no delegation.
+  const delegate = ask.followUp ? encodeMenuValue(ask.scope, ask.askId, { kind: 'delegate' }) : null;
+  if (delegate) tail.push({ text: plainText('Ask someone else…', SLACK_LIMITS.optionText), value: delegate });
+  const cancel = cancelableInConversation(ask.waiter)
+    ? encodeMenuValue(ask.scope, ask.askId, { kind: 'cancel' })
+    : null;
+  if (cancel) tail.push({ text: plainText('Cancel…', SLACK_LIMITS.optionText), value: cancel });
+  const snoozes: PlainTextOption[] = [];
+  for (const choice of ask.followUp ? extendChoices(ask) : []) {
     const encoded = encodeMenuValue(ask.scope, ask.askId, { kind: 'extend', index: choice.index });
     if (encoded)
-      options.push({
+      snoozes.push({
         text: plainText(`+${formatDuration(choice.ms)}`, SLACK_LIMITS.optionText),
         value: encoded,
       });
   }
-  const delegate = encodeMenuValue(ask.scope, ask.askId, { kind: 'delegate' });
-  if (delegate)
-    options.push({ text: plainText('Ask someone else…', SLACK_LIMITS.optionText), value: delegate });
+  const options = [...snoozes.slice(0, SLACK_LIMITS.overflowOptions - tail.length), ...tail];
   const only = options.length === 1 ? options[0] : undefined;
   if (only) return button(only.text.text, MENU_ACTION_ID, only.value ?? '');
   if (options.length === 0) return null;
-  return {
-    type: 'overflow',
-    action_id: MENU_ACTION_ID,
-    options: options.slice(0, SLACK_LIMITS.overflowOptions),
-  };
-}
-
-function cancelButton(ask: AskRecord): Button {
-  const single = ask.questions.length === 1;
-  return {
-    type: 'button',
-    action_id: CANCEL_ACTION_ID,
-    text: plainText('Cancel', SLACK_LIMITS.buttonText),
-    value: value(ask, null, null),
-    confirm: {
-      title: plainText(
-        single ? 'Cancel this question?' : 'Cancel these questions?',
-        SLACK_LIMITS.confirmTitle,
-      ),
-      text: plainText(
-        'The agent will be told that the question was canceled. Only the person who started this turn can cancel it.',
-        SLACK_LIMITS.confirmText,
-      ),
-      confirm: plainText('Cancel it', SLACK_LIMITS.confirmButton),
-      deny: plainText('Keep it', SLACK_LIMITS.confirmButton),
-      style: 'danger',
-    },
-  };
+  return { type: 'overflow', action_id: MENU_ACTION_ID, options };
 }
 
 function fallbackText(ask: AskRecord): string {

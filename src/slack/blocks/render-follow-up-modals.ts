@@ -1,6 +1,6 @@
 /**
- * The modals of an ask's follow-ups: "Ask someone else…" (a user picker) and "Change answer" (the options
- * of a question resolved by assumption, or a text for a free-text one). Pure; every modal limit holds by
+ * The modals of an ask's follow-ups: "Ask someone else…" (a user picker), "Change answer" (the options
+ * of a question resolved by assumption, or a text for a free-text one) and the "Cancel…" confirmation. Pure; every modal limit holds by
  * construction (title/submit/close ≤ 24, private_metadata ≤ 3000, option texts ≤ 75, values ≤ 150).
  */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
@@ -8,6 +8,7 @@ import type { AskRecord } from '../../asks/types.js';
 import { StateError } from '../../errors.js';
 import {
   blockId,
+  CANCEL_MODAL_CALLBACK_ID,
   CHANGE_CHOICE_ACTION_ID,
   CHANGE_INPUT_BLOCK_ID,
   CHANGE_MODAL_CALLBACK_ID,
@@ -129,6 +130,37 @@ export function renderChangeModal(
               max_length: SLACK_LIMITS.plainTextInputMaxLength,
             },
           },
+    ],
+  };
+}
+
+/**
+ * The confirmation of "Cancel…" from the ask's menu (the one action of the menu that cannot be undone):
+ * the first question, what canceling does, submit "Cancel it", close "Keep it". callback_id
+ * `hp.modal.cancel`; no input, so the submission carries nothing but the metadata.
+ * @throws StateError `slack_metadata_too_long` when the ids make private_metadata exceed 3000 characters.
+ */
+export function renderCancelModal(ask: AskRecord, target: AnswerModalTarget): ModalView {
+  const several = ask.questions.length > 1;
+  return {
+    type: 'modal',
+    callback_id: CANCEL_MODAL_CALLBACK_ID,
+    title: plainText(several ? 'Cancel the questions?' : 'Cancel the question?', SLACK_LIMITS.modalTitle),
+    submit: plainText('Cancel it', SLACK_LIMITS.modalButton),
+    close: plainText('Keep it', SLACK_LIMITS.modalButton),
+    private_metadata: encodeModalMetadata({ v: 1, turnId: ask.scope, askId: ask.askId, q: 0, ...target }),
+    blocks: [
+      questionSection(ask, 0),
+      {
+        type: 'context',
+        block_id: blockId(ask.askId, 0, 'x', 'mcancel'),
+        elements: [
+          mrkdwnText(
+            `${several ? 'These questions close' : 'This question closes'} unanswered, and the agent is told that you canceled ${several ? 'them' : 'it'}.`,
+            SLACK_LIMITS.textObject,
+          ),
+        ],
+      },
     ],
   };
 }

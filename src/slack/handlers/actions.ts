@@ -10,12 +10,18 @@ import {
   parseActionValue,
   parseMenuValue,
   selectedCheckboxIndexes,
+  selectedRadioIndex,
 } from '../blocks/action-ids.js';
 import { renderAnswerModal } from '../blocks/render-answer-modal.js';
 import { renderArgumentsModal } from '../blocks/render-arguments-modal.js';
-import { renderChangeModal, renderDelegateModal } from '../blocks/render-follow-up-modals.js';
+import {
+  renderCancelModal,
+  renderChangeModal,
+  renderDelegateModal,
+} from '../blocks/render-follow-up-modals.js';
 import {
   askClosedText,
+  cancelNotAllowedText,
   notAllowedText,
   stateUnreadableText,
   temporarilyUnavailableText,
@@ -36,7 +42,8 @@ import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
 
 /**
  * Registers the listener for every holdpoint control (`action_id` starting with `hp.`): option buttons,
- * checkboxes and their Submit, "Other…"/"Answer" (open the modal) and Cancel.
+ * checkboxes or radio buttons and their Submit, "Other…"/"Answer" (open the modal), the ask's menu (snooze,
+ * "Ask someone else…", "Cancel…") and the Cancel button of older messages.
  * Order for answers: store atomically, then ack (so an ack always means stored), then update the message.
  * A Redis failure still acks within Slack's 3 s and tells the person to click again.
  */
@@ -96,7 +103,8 @@ async function handleAction(
 ): Promise<void> {
   const action = payload.actions[0];
   const kind = action ? parseActionId(action.action_id) : null;
-  if (!action || !kind || kind.kind === 'checks') return; // ticking a checkbox changes nothing until Submit
+  // Ticking a checkbox or choosing a radio button changes nothing until Submit.
+  if (!action || !kind || kind.kind === 'checks' || kind.kind === 'radio') return;
   // The menu's options carry their own value (ids and the item); every other control its button value.
   const menuChoice =
     kind.kind === 'more' ? parseMenuValue(action.selected_option?.value ?? action.value) : null;
@@ -138,12 +146,7 @@ async function handleAction(
     const result = await deps.engine.asks.cancel({ turnId: ref.turnId, askId: ref.askId, userId });
     await ack();
     if (result.status === 'forbidden') {
-      await notify(
-        client,
-        deps.engine.log,
-        target,
-        'Only the person who asked the agent can cancel this question. Nothing was changed.',
-      );
+      await notify(client, deps.engine.log, target, cancelNotAllowedText());
     } else {
       await reportTransition(deps, client, result, target, null);
     }
@@ -162,6 +165,23 @@ async function handleAction(
     const chosen = menuChoice;
     if (!chosen) {
       await ack();
+      return;
+    }
+    if (chosen.item.kind === 'cancel') {
+      // Shown to everyone, checked here (and again by the store on submit): only the requester may cancel.
+      if (ask.status !== 'open') {
+        await ack();
+        await reportTransition(deps, client, { status: 'already-resolved', ask }, target, null);
+        return;
+      }
+      if (userId !== ask.requestedBy) {
+        await ack();
+        await notify(client, deps.engine.log, target, cancelNotAllowedText());
+        return;
+      }
+      const view = renderCancelModal(ask, messageTarget());
+      await ack();
+      if (payload.trigger_id) await client.views.open({ trigger_id: payload.trigger_id, view });
       return;
     }
     if (chosen.item.kind === 'delegate') {
@@ -256,7 +276,9 @@ async function handleAction(
   let selected: string[];
   if (kind.kind === 'submit') {
     // An empty Submit is refused with a hint: it would record "Nothing selected" as a person's answer.
-    const indexes = selectedCheckboxIndexes(payload.state?.values, questionIndex) ?? [];
+    const radio = question.multiSelect ? null : selectedRadioIndex(payload.state?.values, questionIndex);
+    const indexes =
+      radio !== null ? [radio] : (selectedCheckboxIndexes(payload.state?.values, questionIndex) ?? []);
     selected = indexes.flatMap((index) => (question.options?.[index] ? [question.options[index].label] : []));
     if (selected.length === 0) {
       await ack();
@@ -264,7 +286,9 @@ async function handleAction(
         client,
         deps.engine.log,
         target,
-        'Pick at least one option, then press Submit. Nothing was changed.',
+        question.multiSelect
+          ? 'Pick at least one option, then press Submit. Nothing was changed.'
+          : 'Pick an option, then press Submit. Nothing was changed.',
       );
       return;
     }

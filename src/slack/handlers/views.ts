@@ -6,6 +6,7 @@ import {
   ANSWER_INPUT_ACTION_ID,
   ANSWER_INPUT_BLOCK_ID,
   ANSWER_MODAL_CALLBACK_ID,
+  CANCEL_MODAL_CALLBACK_ID,
   CHANGE_CHOICE_ACTION_ID,
   CHANGE_INPUT_BLOCK_ID,
   CHANGE_MODAL_CALLBACK_ID,
@@ -17,6 +18,7 @@ import {
 } from '../blocks/action-ids.js';
 import {
   askClosedText,
+  cancelNotAllowedText,
   notAllowedText,
   stateUnreadableText,
   temporarilyUnavailableText,
@@ -32,10 +34,13 @@ import { viewSubmissionBodySchema } from './payloads.js';
 const TYPED_ANSWER_MAX = 3000;
 
 /**
- * Registers the answer modal's submit: the typed text is stored as the question's answer (`other`,
- * source `modal`) before the modal closes; an empty text keeps the modal open with an error.
+ * Registers the modals' submits. The answer modal: the typed text is stored as the question's answer
+ * (`other`, source `modal`) before the modal closes; an empty text keeps the modal open with an error.
+ * "Ask someone else…", "Change answer" and the "Cancel…" confirmation: checked like a click, then done
+ * after the modal closed, with an ephemeral notice when refused.
  */
 export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
+  registerCancelModal(app, deps);
   app.view(ANSWER_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
     const parsed = viewSubmissionBodySchema.safeParse(body);
     const metadata = parsed.success ? parseModalMetadata(parsed.data.view.private_metadata) : null;
@@ -190,6 +195,27 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
         'not-found': askClosedText(),
       }[result.status];
       if (text) await notify(client, deps.engine.log, target, text);
+    });
+  });
+}
+
+/** "Cancel it" in the confirmation of the menu's "Cancel…": the store checks the requester again. */
+function registerCancelModal(app: App, deps: SlackHandlerDeps): void {
+  app.view(CANCEL_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
+    const checked = await checkedSubmission(deps, body);
+    await ack();
+    if (!checked) return;
+    const { userId, metadata, ask } = checked;
+    const target = { channel: metadata.channel, userId, threadTs: ask.conversation.threadTs };
+    await reportFailure(deps, client, target, 'cancel failed', async () => {
+      const result = await deps.engine.asks.cancel({
+        turnId: metadata.turnId,
+        askId: metadata.askId,
+        userId,
+      });
+      if (result.status === 'forbidden')
+        await notify(client, deps.engine.log, target, cancelNotAllowedText());
+      else await reportTransition(deps, client, result, target, null);
     });
   });
 }

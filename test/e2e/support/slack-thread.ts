@@ -32,7 +32,10 @@ export interface TestThread {
   replies(): FakeSlackCall[];
   /** Waits for the first reply (see {@link replies}) in this thread. */
   waitForReply(timeoutMs?: number): Promise<FakeSlackCall>;
-  /** Sends a signed click on the button labelled `label` of question `question` (0-based) of `ask`. */
+  /**
+   * Sends a signed click answering question `question` (0-based) of `ask` with the option labelled
+   * `label` (see {@link findButton}: its button, its Choose button, or its radio button and Submit).
+   */
   click(
     app: Pick<ProductionApp, 'send'>,
     ask: FakeSlackCall,
@@ -52,25 +55,51 @@ function isAsk(call: FakeSlackCall): boolean {
 }
 
 /**
- * The button of question `question` whose text starts with `label` (the renderer marks the recommended
- * one, so a prefix match). Action ids are `hp.option.<question>.<option>`, or `hp.other.<question>` (Other…,
- * Deny with reason…), or `hp.args.<question>` (Show all).
- * @throws Error naming the buttons that exist.
+ * The control that answers question `question` (0-based) with the option labelled `label` (a prefix match:
+ * the renderer adds "(recommended)"): its button (`hp.option.<question>.<option>`, `hp.other.<question>`
+ * for Other… / Deny with reason…, `hp.args.<question>` for Show all), or the "Choose" button beside the
+ * option's section (whose text starts with the bold label), or, for a radio list, its Submit together with
+ * the message `state` that has the option chosen.
+ * @throws Error naming the controls that exist.
  */
-export function findButton(blocks: unknown, label: string, question = 0): { blockId: string; button: Json } {
+export function findButton(
+  blocks: unknown,
+  label: string,
+  question = 0,
+): { blockId: string; button: Json; state?: Json } {
   const seen: string[] = [];
-  for (const block of Array.isArray(blocks) ? (blocks as Json[]) : []) {
+  const escaped = label.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const list = Array.isArray(blocks) ? (blocks as Json[]) : [];
+  for (const block of list) {
     const elements = Array.isArray(block.elements) ? (block.elements as Json[]) : [];
     const candidates = block.accessory ? [...elements, block.accessory as Json] : elements;
+    const sectionText = String((block.text as Json | undefined)?.text ?? '');
     for (const element of candidates) {
+      if (element.type === 'radio_buttons' && element.action_id === `hp.radio.${question}`) {
+        const options = (element.options ?? []) as Json[];
+        const chosen = options.find((option) => String((option.text as Json).text).startsWith(label));
+        seen.push(...options.map((option) => `hp.radio.${question} "${String((option.text as Json).text)}"`));
+        const submit = elements.find((candidate) => candidate.action_id === `hp.submit.${question}`);
+        if (chosen && submit) {
+          const state = {
+            values: {
+              [String(block.block_id)]: {
+                [`hp.radio.${question}`]: { type: 'radio_buttons', selected_option: chosen },
+              },
+            },
+          };
+          return { blockId: String(block.block_id), button: submit, state };
+        }
+      }
       if (element.type !== 'button' || typeof element.action_id !== 'string') continue;
-      const text = String((element.text as Json | undefined)?.text ?? '');
+      const beside = element === block.accessory && element.action_id.startsWith('hp.option.');
+      const text = beside ? sectionText : String((element.text as Json | undefined)?.text ?? '');
       seen.push(`${element.action_id} "${text}"`);
       const ofQuestion =
         element.action_id.startsWith(`hp.option.${question}.`) ||
         element.action_id === `hp.other.${question}` ||
         element.action_id === `hp.args.${question}`;
-      if (ofQuestion && text.startsWith(label)) {
+      if (ofQuestion && (beside ? text.startsWith(`*${escaped}*`) : text.startsWith(label))) {
         return { blockId: String(block.block_id), button: element };
       }
     }
@@ -168,7 +197,7 @@ export function newThread(
     },
     async click(app, ask, label, options = {}) {
       const blocks = ask.args.blocks as unknown[];
-      const { blockId, button } = findButton(blocks, label, options.question ?? 0);
+      const { blockId, button, state } = findButton(blocks, label, options.question ?? 0);
       const request = blockActionRequest(
         {
           user: options.user ?? 'U0BOB',
@@ -185,6 +214,7 @@ export function newThread(
           message: { ts: ask.response.ts, thread_ts: threadTs, blocks },
           container: { thread_ts: threadTs },
           responseUrl: fake.responseUrl(),
+          ...(state ? { state } : {}),
         },
         { secret: TEST_SIGNING_SECRET },
       );

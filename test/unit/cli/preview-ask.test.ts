@@ -60,7 +60,7 @@ function contextTexts(blocks: Block[]): string[] {
 }
 
 describe('preview-ask', () => {
-  it('prints {text, blocks} of the open ask: recommended button first and primary, Other…, timeout line', async () => {
+  it('prints {text, blocks} of the open ask: recommended button first and primary, Other…, timeout line, menu', async () => {
     const run = await preview([], pkg);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
@@ -73,14 +73,24 @@ describe('preview-ask', () => {
     const actions = message.blocks.find((block) => block.type === 'actions');
     const buttons = (actions?.elements ?? []).map((element) => [element.text?.text, element.style ?? null]);
     expect(buttons).toEqual([
-      ['★ pnpm (recommended)', 'primary'],
+      ['pnpm (recommended)', 'primary'],
       ['npm', null],
       ['yarn', null],
       ['Other…', null],
     ]);
-    const texts = contextTexts(message.blocks);
-    expect(texts).toContain('_Why:_ The lockfile I commit depends on it.');
-    expect(texts).toContain("⏱ No answer within 30 min? I'll assume *pnpm* and say so.");
+    const questionSection = message.blocks.find((block) => block.type === 'section') as
+      | (Block & { accessory?: { type: string; options: Array<{ text: { text: string } }> } })
+      | undefined;
+    expect(questionSection?.text?.text).toMatch(/\n_Why:_ The lockfile I commit depends on it\.$/);
+    // The default menu of a turn's ask: Ask someone else… and Cancel….
+    expect(questionSection?.accessory?.type).toBe('overflow');
+    expect(questionSection?.accessory?.options.map((option) => option.text.text)).toEqual([
+      'Ask someone else…',
+      'Cancel…',
+    ]);
+    expect(contextTexts(message.blocks)).toEqual([
+      "⏱ No answer within 30 min? I'll assume *pnpm* and say so.",
+    ]);
     // Placeholder ids only; the decoder already moved the recommended option to index 0.
     expect(actions?.elements?.[0]?.value).toBe('v1|preview-turn|preview-ask|0|0');
   });

@@ -170,67 +170,59 @@ describe('renderAskMessage at the caps', () => {
 describe('renderAskMessage content', () => {
   const epochSec = Math.floor((SHOWN_AT + THIRTY_MIN) / 1000);
   const dateToken = `<!date^${epochSec}^{date_short_pretty} at {time}|2026-11-29 20:30 UTC>`;
+  const footer = (blocks: KnownBlock[]) => textOf(blocks.at(-1)).split('\n').at(-1);
 
-  it('renders one open single-select question', () => {
+  it('one question with descriptions: a section per option (label once, whole description, Choose beside it)', () => {
     const { text, blocks } = renderAskMessage(
       askRecord({
         questions: [
           choiceQuestion({
             purpose: 'Checks fail on 3 of 5 pods',
             options: [
-              option('Roll back', { recommended: true, description: 'Restore v1.4 & keep data' }),
               option('Keep going', { description: 'Watch for 10 min' }),
+              option('Roll back', { recommended: true, description: 'Restore v1.4 & keep data' }),
             ],
           }),
         ],
       }),
     );
     expect(text).toBe('Question from the agent: The deploy failed health checks. What should I do?');
-    expect(blocks.map((block) => block.type)).toEqual([
-      'header',
-      'section',
-      'context',
-      'section',
-      'actions',
-      'context',
-      'actions',
+    expect(blocks.map((block) => [block.type, block.block_id])).toEqual([
+      ['header', 'hp.ask_01JDXK7Q9R8S.r0.0.head'],
+      ['section', 'hp.ask_01JDXK7Q9R8S.r0.0.q'],
+      ['section', 'hp.ask_01JDXK7Q9R8S.r0.0.o1'],
+      ['section', 'hp.ask_01JDXK7Q9R8S.r0.0.o0'],
+      ['actions', 'hp.ask_01JDXK7Q9R8S.r0.0.act'],
+      ['context', 'hp.ask_01JDXK7Q9R8S.r0.x.due'],
     ]);
     expect(textOf(blocks[0])).toBe('Deploy');
-    expect(textOf(blocks[2])).toBe('_Why:_ Checks fail on 3 of 5 pods');
-    expect(textOf(blocks[3])).toBe(
-      '• *Roll back* (recommended) — Restore v1.4 &amp; keep data\n• *Keep going* — Watch for 10 min',
+    expect(textOf(blocks[1])).toBe(
+      'The deploy failed health checks. What should I do?\n_Why:_ Checks fail on 3 of 5 pods',
     );
-    expect(blocks[4]).toMatchObject({
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          action_id: 'hp.option.0.0',
-          text: { type: 'plain_text', text: '★ Roll back (recommended)' },
-          style: 'primary',
-          value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|0|0',
-        },
-        { type: 'button', action_id: 'hp.option.0.1', text: { type: 'plain_text', text: 'Keep going' } },
+    expect(textOf(blocks[2])).toBe('*Roll back* _(recommended)_\nRestore v1.4 &amp; keep data');
+    expect(textOf(blocks[3])).toBe('*Keep going*\nWatch for 10 min');
+    expect((blocks[2] as { accessory?: unknown }).accessory).toEqual({
+      type: 'button',
+      action_id: 'hp.option.0.1',
+      text: { type: 'plain_text', text: 'Choose', emoji: true },
+      value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|0|1',
+      style: 'primary',
+      accessibility_label: 'Choose Roll back',
+    });
+    expect((blocks[3] as { accessory?: { style?: string } }).accessory?.style).toBeUndefined();
+    expect(actionsElements(blocks)).toEqual([
+      [
         {
           type: 'button',
           action_id: 'hp.other.0',
-          text: { type: 'plain_text', text: 'Other…' },
+          text: { type: 'plain_text', text: 'Other…', emoji: true },
           value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|0|-',
         },
       ],
-    });
+    ]);
     expect(textOf(blocks[5])).toBe(
       `⏱ No answer by ${dateToken} (30 min)? I'll assume *Roll back* and say so.`,
     );
-    expect(blocks[6]).toMatchObject({
-      elements: [
-        {
-          action_id: 'hp.cancel',
-          value: 'v1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|-|-',
-          confirm: { style: 'danger' },
-        },
-      ],
-    });
   });
 
   it('puts the recommended option first with primary style whatever the stored order, keeping its index', () => {
@@ -245,7 +237,7 @@ describe('renderAskMessage content', () => {
     expect(
       elements?.map((element) => [element.action_id, (element.text as { text: string }).text, element.style]),
     ).toEqual([
-      ['hp.option.0.2', '★ C (recommended)', 'primary'],
+      ['hp.option.0.2', 'C (recommended)', 'primary'],
       ['hp.option.0.0', 'A', undefined],
       ['hp.option.0.1', 'B', undefined],
       ['hp.other.0', 'Other…', undefined],
@@ -279,9 +271,9 @@ describe('renderAskMessage content', () => {
     });
   });
 
-  it('C02: a 44-character recommended label stays within 75 on its button, and a 48-emoji label is cut on a grapheme', () => {
-    const label = 'Use the existing Postgres cluster in us-east';
-    expect(label).toHaveLength(44);
+  it('C02: a 48-character recommended label stays within 75 on its button, and a 48-emoji label is cut on a grapheme', () => {
+    const label = 'Use the existing Postgres cluster in us-east-1 o';
+    expect(label).toHaveLength(48);
     const emoji = codePoints('😀', 48);
     const { blocks } = renderAskMessage(
       askRecord({
@@ -290,12 +282,12 @@ describe('renderAskMessage content', () => {
     );
     const [elements] = actionsElements(blocks);
     const texts = elements?.map((element) => (element.text as { text: string }).text) ?? [];
-    expect(texts[0]).toBe(`★ ${label} (recommended)`);
+    expect(texts[0]).toBe(`${label} (recommended)`);
     expect(texts[1]).toBe(`${codePoints('😀', 37)}…`);
     for (const value of texts) expect(value.length).toBeLessThanOrEqual(75);
   });
 
-  it('renders multi-select as checkboxes (option index values) plus Submit and Other', () => {
+  it('renders multi-select as checkboxes with descriptions (option index values) plus Submit and Other, no list', () => {
     const { blocks } = renderAskMessage(
       askRecord({
         questions: [
@@ -309,6 +301,7 @@ describe('renderAskMessage content', () => {
         ],
       }),
     );
+    expect(blocks.map((block) => block.type)).toEqual(['header', 'section', 'actions', 'context']);
     const [elements] = actionsElements(blocks);
     expect(elements).toEqual([
       {
@@ -317,7 +310,7 @@ describe('renderAskMessage content', () => {
         options: [
           { text: { type: 'plain_text', text: 'Staging', emoji: true }, value: '0' },
           {
-            text: { type: 'plain_text', text: '★ Production (recommended)', emoji: true },
+            text: { type: 'plain_text', text: 'Production (recommended)', emoji: true },
             value: '1',
             description: { type: 'plain_text', text: 'Requires approval', emoji: true },
           },
@@ -332,11 +325,47 @@ describe('renderAskMessage content', () => {
     ]);
   });
 
+  it('several questions with descriptions: radio buttons with descriptions (recommended first) and one Submit', () => {
+    const { blocks } = renderAskMessage(
+      askRecord({
+        questions: [
+          choiceQuestion({
+            options: [
+              option('Keep going', { description: 'Watch for 10 min' }),
+              option('Roll back', { recommended: true, description: 'Restore v1.4' }),
+            ],
+          }),
+          freeTextQuestion(),
+        ],
+      }),
+    );
+    expect(actionsElements(blocks)[0]).toEqual([
+      {
+        type: 'radio_buttons',
+        action_id: 'hp.radio.0',
+        options: [
+          {
+            text: { type: 'plain_text', text: 'Roll back (recommended)', emoji: true },
+            value: '1',
+            description: { type: 'plain_text', text: 'Restore v1.4', emoji: true },
+          },
+          {
+            text: { type: 'plain_text', text: 'Keep going', emoji: true },
+            value: '0',
+            description: { type: 'plain_text', text: 'Watch for 10 min', emoji: true },
+          },
+        ],
+      },
+      expect.objectContaining({ action_id: 'hp.submit.0', style: 'primary' }),
+      expect.objectContaining({ action_id: 'hp.other.0' }),
+    ]);
+  });
+
   it('renders a free-text question with an Answer button', () => {
     const { blocks } = renderAskMessage(askRecord({ questions: [freeTextQuestion()] }));
     const [elements] = actionsElements(blocks);
     expect(elements?.map((element) => element.action_id)).toEqual(['hp.answer.0']);
-    expect(textOf(blocks.at(-2))).toBe(
+    expect(footer(blocks)).toBe(
       `⏱ No answer by ${dateToken} (30 min)? I'll go on without an answer and say so.`,
     );
   });
@@ -368,25 +397,30 @@ describe('renderAskMessage content', () => {
     ],
     ['no-answer', 'no-answer', choiceQuestion(), "I'll go on without an answer and say so."],
     [
-      'multi-select keeps every recommended',
+      'multi-select names every recommended option',
       'recommended-or-first',
       choiceQuestion({
         multiSelect: true,
-        options: [option('A', { recommended: true }), option('B'), option('C &', { recommended: true })],
+        options: [
+          option('A', { recommended: true }),
+          option('B'),
+          option('C &', { recommended: true }),
+          option('D', { recommended: true }),
+        ],
       }),
-      "I'll assume *A*, *C &amp;* and say so.",
+      "I'll assume *A*, *C &amp;* and *D* and say so.",
     ],
   ])('deadline line: %s', (_name, policy, question, outcome) => {
     const { blocks } = renderAskMessage(askRecord({ policy, questions: [question] }));
-    expect(textOf(blocks.at(-2))).toBe(`⏱ No answer by ${dateToken} (30 min)? ${outcome}`);
+    expect(footer(blocks)).toBe(`⏱ No answer by ${dateToken} (30 min)? ${outcome}`);
   });
 
   it('uses now + timeout before the ask was shown, or only the duration', () => {
     const notShown = askRecord({ shownAt: null, deadline: null });
-    expect(textOf(renderAskMessage(notShown, { now: SHOWN_AT }).blocks.at(-2))).toBe(
+    expect(footer(renderAskMessage(notShown, { now: SHOWN_AT }).blocks)).toBe(
       `⏱ No answer by ${dateToken} (in 30 min)? I'll assume *Roll back* and say so.`,
     );
-    expect(textOf(renderAskMessage(notShown).blocks.at(-2))).toBe(
+    expect(footer(renderAskMessage(notShown).blocks)).toBe(
       "⏱ No answer within 30 min? I'll assume *Roll back* and say so.",
     );
   });
@@ -401,22 +435,23 @@ describe('renderAskMessage content', () => {
     });
     const { blocks } = renderAskMessage(ask);
     expect(blocks.map((block) => block.type)).toEqual([
-      'header',
       'section',
       'section',
       'divider',
-      'header',
       'section',
       'actions',
       'context',
-      'actions',
     ]);
-    expect(textOf(blocks[1])).toBe('*1/2* The deploy failed health checks. What should I do?');
-    expect(textOf(blocks[2])).toBe('✅ *B* — chosen by <@U0BOB>');
+    expect(textOf(blocks[0])).toBe('*1/2 · Q1*\nThe deploy failed health checks. What should I do?');
+    expect(textOf(blocks[1])).toBe('✅ *B* — chosen by <@U0BOB>');
+    expect(textOf(blocks[3])).toBe('*2/2 · Q2*\nThe deploy failed health checks. What should I do?');
+    // The timeout line speaks only of the open question.
+    expect(footer(blocks)).toBe(`⏱ No answer by ${dateToken} (30 min)? I'll assume *C* for 2/2, and say so.`);
     expect(actionsElements(blocks).map((elements) => elements.map((element) => element.action_id))).toEqual([
       ['hp.option.1.0', 'hp.option.1.1', 'hp.other.1'],
-      ['hp.cancel'],
     ]);
+    // The menu stays beside the first question.
+    expect((blocks[0] as { accessory?: { action_id?: string } }).accessory?.action_id).toBe('hp.more');
     const before = new Set(
       renderAskMessage({ ...ask, resolutions: [null, null] }).blocks.map((block) => block.block_id),
     );
@@ -501,6 +536,7 @@ describe('renderAskMessage for an ask a program opened', () => {
     expect(first.type).toBe('section');
     expect(first.text?.text).toBe('Release &lt;!channel&gt; 2.41 &amp; more');
     expect(JSON.stringify(rendered.blocks)).not.toContain('hp.cancel');
+    expect(JSON.stringify(rendered.blocks)).not.toContain('|c"');
     expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
   });
 
@@ -515,9 +551,9 @@ describe('renderAskMessage for an ask a program opened', () => {
     }
   });
 
-  it("a turn's ask keeps its Cancel and has no intro block", () => {
+  it("a turn's ask offers Cancel… in its menu and has no intro block", () => {
     const rendered = renderAskMessage(askRecord());
-    expect(JSON.stringify(rendered.blocks)).toContain('hp.cancel');
+    expect(JSON.stringify(rendered.blocks)).toContain('"value":"m1|turn_01JDXK7P00AA|ask_01JDXK7Q9R8S|c"');
     expect(JSON.stringify(rendered.blocks)).not.toContain('.intro');
   });
 });
@@ -620,7 +656,11 @@ describe('renderAskMessage for an approval of tool calls', () => {
     });
     const rendered = renderAskMessage(three);
     expect(validateBlocks(rendered.blocks, 'message')).toEqual([]);
-    expect(mrkdwnTexts(rendered.blocks).some((t) => t.includes('It will be *approved*'))).toBe(true);
+    expect(
+      mrkdwnTexts(rendered.blocks).some((t) =>
+        t.includes('1 will be *approved*, 2 will be *denied*, 3 will be *denied*, and the agent told so.'),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -697,7 +737,9 @@ describe('who may answer, by name', () => {
     const answerers = { mode: 'list' as const, userIds: ['U0BOB', 'W0EVE'], groupIds: ['S0ONCALL'] };
     const open = renderAskMessage(askRecord({ answerers }));
     expect(validateBlocks(open.blocks, 'message')).toEqual([]);
-    expect(mrkdwnTexts(open.blocks)).toContain('👤 Who can answer: <@U0BOB>, <@W0EVE>, <!subteam^S0ONCALL>');
+    expect(mrkdwnTexts(open.blocks).at(-1)?.split('\n')[0]).toBe(
+      '👤 Who can answer: <@U0BOB>, <@W0EVE>, <!subteam^S0ONCALL>',
+    );
     expect(
       forbiddenSequences(JSON.stringify(open.blocks), ['<@U0BOB>', '<@W0EVE>', '<!subteam^S0ONCALL>']),
     ).toEqual([]);
@@ -708,7 +750,7 @@ describe('who may answer, by name', () => {
     };
     expect(
       mrkdwnTexts(renderAskMessage(askRecord({ answerers: many })).blocks).some((t) =>
-        t.endsWith('and 2 more'),
+        t.split('\n')[0]?.endsWith('and 2 more'),
       ),
     ).toBe(true);
     const resolved = renderAskMessage(
