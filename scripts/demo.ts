@@ -258,12 +258,33 @@ if (timeoutPath) {
 /** The post's idempotency key (holdpoint puts one in every message's metadata). */
 const postKey = (args: Record<string, unknown>): string =>
   String((args.metadata as { event_payload?: { key?: unknown } } | undefined)?.event_payload?.key ?? '');
-const reply = await fake.waitForCall(
-  'chat.postMessage',
-  // The turn's reply, not a reminder (`nudge-…`) posted while nobody answered.
-  (call) => !Array.isArray(call.args.blocks) && !postKey(call.args).startsWith('nudge-'),
-  20_000,
-);
+/**
+ * The turn's final reply in a thread: streamed (the `chat.stopStream` that carries its `reply-…` key; the
+ * text is the message's as streamed) or posted (`REPLY_STREAMING=off`). Not a reminder (`nudge-…`).
+ */
+async function finalReply(threadTs: string): Promise<{ text: string; streamed: boolean }> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const message = fake
+      .callsTo('chat.stopStream')
+      .filter((call) => call.response.ok === true && postKey(call.args).startsWith('reply-'))
+      .map((call) => fake.message(String(call.args.channel), String(call.args.ts)))
+      .find((found) => found?.thread_ts === threadTs);
+    if (message) return { text: message.text, streamed: true };
+    const posted = fake
+      .callsTo('chat.postMessage')
+      .find(
+        (call) =>
+          call.args.thread_ts === threadTs &&
+          !Array.isArray(call.args.blocks) &&
+          postKey(call.args).startsWith('reply-'),
+      );
+    if (posted) return { text: String(posted.args.text), streamed: false };
+    if (Date.now() > until) throw new Error('no reply within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+const reply = await finalReply(threadTs);
 if (timeoutPath) {
   for (const call of fake.callsTo('chat.postMessage').filter((c) => postKey(c.args).startsWith('nudge-')))
     say(`\nwhile nobody answered, holdpoint reminded the thread:\n  ${readable(String(call.args.text))}`);
@@ -275,7 +296,9 @@ if (timeoutPath) {
     `\nthe model is told (the ask_question tool result, before its JSON):\n  ${told.replaceAll('\n', '\n  ')}`,
   );
 }
-say(`\nholdpoint replies in the thread:\n  ${readable(String(reply.args.text)).replaceAll('\n', '\n  ')}`);
+say(
+  `\nholdpoint ${reply.streamed ? 'streams its reply into' : 'replies in'} the thread:\n  ${readable(reply.text).replaceAll('\n', '\n  ')}`,
+);
 
 // Part two: an approval.
 const secondTs = '1780000100.000100';
@@ -326,12 +349,10 @@ const decided = await fake.waitForCall(
 );
 say('\nthe approval now reads:');
 say(blocksAsText(decided.args.blocks));
-const fixed = await fake.waitForCall(
-  'chat.postMessage',
-  (call) => !Array.isArray(call.args.blocks) && call.args.thread_ts === secondTs,
-  20_000,
+const fixed = await finalReply(secondTs);
+say(
+  `\nholdpoint ${fixed.streamed ? 'streams its reply into' : 'replies in'} the thread:\n  ${readable(fixed.text).replaceAll('\n', '\n  ')}`,
 );
-say(`\nholdpoint replies in the thread:\n  ${readable(String(fixed.args.text)).replaceAll('\n', '\n  ')}`);
 say(`\n${replay.requests.length} model requests, ${fake.calls.length} Slack API calls.`);
 
 if (keep) {

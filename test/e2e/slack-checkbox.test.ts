@@ -95,7 +95,7 @@ describe('Slack end to end: checkbox multi-select', () => {
       other: null,
       answeredBy: 'U0BOB',
     });
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
   });
 
   it('a Submit with nothing ticked is refused privately and leaves the ask open', async () => {

@@ -55,7 +55,7 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
     expect(untouched?.status).toBe('open');
     expect(untouched?.resolutions).toEqual([null]);
     expect(h.fake.callsTo('chat.update')).toHaveLength(0);
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.prompts).toHaveLength(1);
 
     expect((await h.send(clickRequest(h, ask, 'U0ALICE', 'hp.option.0.1'))).status).toBe(200);
     await waitFor(async () => finalReplies(h).length === 1, 15_000, 'the final reply');
@@ -72,7 +72,7 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
     expect(h.fake.ephemerals[1]?.text).toMatch(/^Already answered by <@U0ALICE>/);
     await settle();
     expect(h.fake.callsTo('chat.update')).toHaveLength(1);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
     expect(finalReplies(h)).toHaveLength(1);
   });
 
@@ -112,7 +112,7 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
       const updates = h.fake.callsTo('chat.update');
       expect(updates).toHaveLength(1);
       expect(JSON.stringify(updates[0]?.args.blocks)).toContain(`<@${winner?.answeredBy}>`);
-      expect(model.doGenerateCalls).toHaveLength(2);
+      expect(model.prompts).toHaveLength(2);
       expect(finalReplies(h)).toHaveLength(1);
       const ref = askRefOf(ask);
       expect((await h.store.getAsk(ref.turnId, ref.askId))?.status).toBe('resolved');
@@ -144,7 +144,7 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
     await waitFor(async () => finalReplies(h).length === 1, 15_000, 'the final reply');
     expect(resumeStarted).toBeGreaterThan(0);
     expect(finalReplies(h)[0]?.time ?? 0).toBeGreaterThanOrEqual(ackedAt + 2000);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
   });
 
   /**
@@ -176,6 +176,6 @@ describe('Slack end to end: who may click, and clicks that come too late or twic
     expect(finalReplies(harness)).toHaveLength(1);
     expect(harness.fake.callsTo('chat.update')).toHaveLength(1);
     expect(askResultsSeen(model.prompts)[0]?.[0]).toMatchObject({ selected: ['Hotfix forward'] });
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
   });
 });

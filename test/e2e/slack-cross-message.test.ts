@@ -91,7 +91,7 @@ describe('Slack end to end: a click answers only the ask shown in the message it
     await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the refusal');
     expect(h.fake.ephemerals[0]).toMatchObject({ user: 'U0BOB', channel: first.channel });
     expect(h.fake.ephemerals[0]?.text).toContain('Nothing was changed');
-    await expectUntouched(h, [first, second], () => model.doGenerateCalls.length);
+    await expectUntouched(h, [first, second], () => model.prompts.length);
 
     // The same button from its own message still works.
     expect((await h.send(clickRequest(h, second, 'U0BOB', 'hp.option.0.0'))).status).toBe(200);
@@ -119,7 +119,7 @@ describe('Slack end to end: a click answers only the ask shown in the message it
     );
     expect((await h.send(forged)).status).toBe(200);
     await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the refusal');
-    await expectUntouched(h, [first, second], () => model.doGenerateCalls.length);
+    await expectUntouched(h, [first, second], () => model.prompts.length);
   });
 
   it('a modal submission whose metadata names another message is refused and changes nothing', async () => {
@@ -149,7 +149,7 @@ describe('Slack end to end: a click answers only the ask shown in the message it
     expect(response.status).toBe(200);
     expect(response.body).toContain('errors');
     await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the refusal');
-    await expectUntouched(h, [first, second], () => model.doGenerateCalls.length);
+    await expectUntouched(h, [first, second], () => model.prompts.length);
   });
 
   it("a thread reply answers only its own thread's free-text question", async () => {

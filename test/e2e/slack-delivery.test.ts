@@ -72,7 +72,7 @@ describe('Slack end to end: event retries (C06)', () => {
       '1780000000.000100',
       '1780000500.000100',
     ]);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
     // The dedupe marker outlives Slack's retry window (minutes): at least 1 hour.
     const ttl = await h.redis.pttl(`${h.storePrefix}:event:EvRetry1`);
     expect(ttl).toBeGreaterThan(55 * 60_000);
@@ -91,7 +91,7 @@ describe('Slack end to end: event retries (C06)', () => {
     await waitFor(async () => askPosts(h).length === 1, 15_000, 'the ask');
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(askPosts(h)).toHaveLength(1);
-    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(model.prompts).toHaveLength(1);
   });
 });
 

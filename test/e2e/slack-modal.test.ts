@@ -116,7 +116,7 @@ describe('Slack end to end: the Other… modal', () => {
       answeredBy: 'U0BOB',
       source: 'modal',
     });
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
   });
 });
 
@@ -190,7 +190,7 @@ describe('Slack end to end: a free-text question', () => {
     });
     // The reply answered the question; it did not also start a new turn.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
     expect(finalReplies(h)).toHaveLength(1);
   });
 });

@@ -178,7 +178,7 @@ describe('Slack end to end: Redis down on the request path (C19)', () => {
       );
       expect(told.args.channel).toBe(channel);
       expect(told.args.thread_ts).toBe(how === 'dm' ? '1780000000.000300' : '1780000000.000100');
-      expect(model.doGenerateCalls).toHaveLength(0);
+      expect(model.prompts).toHaveLength(0);
 
       server = await startRedisServer(FLAGS, { dir, port });
       await waitFor(async () => (await h.redis.ping().catch(() => null)) === 'PONG', 15_000, 'Redis back');
@@ -207,7 +207,7 @@ describe('Slack end to end: Redis down on the request path (C19)', () => {
         'idle',
       );
       expect(finalReplies(h)).toHaveLength(1);
-      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(model.prompts).toHaveLength(1);
     });
   }
 });

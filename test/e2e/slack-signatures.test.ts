@@ -84,7 +84,7 @@ describe('Slack end to end: request signatures', () => {
     expect(await storedKeys(h)).toEqual([]);
     expect(await h.queue.getJobCountByTypes('waiting', 'active', 'delayed', 'completed', 'failed')).toBe(0);
     expect(h.fake.callsTo('chat.postMessage')).toHaveLength(0);
-    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(model.prompts).toHaveLength(0);
 
     // A correctly signed copy 4 minutes old is accepted (the window is 5 minutes).
     expect((await h.send(mention({ timestampSec: nowSec() - 4 * 60 }))).status).toBe(200);

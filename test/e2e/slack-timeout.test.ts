@@ -76,7 +76,7 @@ describe('Slack end to end: timeout', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(finalReplies(h)).toHaveLength(1);
     expect(h.fake.callsTo('chat.update')).toHaveLength(1);
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
   });
 
   it('C30: a partly answered batch keeps the person\u2019s answer; only the open question is assumed', async () => {
@@ -130,6 +130,6 @@ describe('Slack end to end: timeout', () => {
       source: 'timeout',
       assumption: 'first_option',
     });
-    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(model.prompts).toHaveLength(2);
   });
 });

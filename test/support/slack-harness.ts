@@ -82,6 +82,9 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     LOG_LEVEL: 'silent',
     // Reminders would add thread replies to tests about other things; the follow-up tests turn them on.
     ASK_REMINDERS: 'none',
+    // These tests follow replies as chat.postMessage calls; streamed replies (the default) have their own
+    // tests on the built app (test/e2e/production-streaming.test.ts), and a test may turn streaming on.
+    REPLY_STREAMING: 'off',
     ...options.env,
   });
   const runtime = await startRuntime(config, pino({ level: 'silent' }), {
