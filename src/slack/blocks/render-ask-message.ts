@@ -41,6 +41,7 @@ import {
 import { formatDuration } from './format-duration.js';
 import { SLACK_LIMITS } from './limits.js';
 import { relativeTime, slackDateToken } from './render-ask-notice.js';
+import { replyAnswerableQuestion, replyHintLine } from './render-reply-confirm.js';
 import { mrkdwnText, plainText } from './text-objects.js';
 import { escapeAndTruncate, truncateText } from './truncate.js';
 
@@ -302,8 +303,16 @@ function openQuestionBlocks(
   }
   blocks.push(controlsBlock(ask, question, questionIndex, revision, options));
   const votes = quorumLine(ask, questionIndex);
+  // The free-text question a thread reply would answer (the first open one) says how to answer by reply.
+  const byReply = questionIndex === replyAnswerableQuestion(ask) ? `\n${replyHintLine()}` : '';
   blocks.push(
-    context(ask, revision, questionIndex, 'due', deadlineLine(ask, question, deadline, now) + votes),
+    context(
+      ask,
+      revision,
+      questionIndex,
+      'due',
+      deadlineLine(ask, question, deadline, now) + votes + byReply,
+    ),
   );
   return blocks;
 }

@@ -9,6 +9,7 @@ import {
   parseActionId,
   parseActionValue,
   parseMenuValue,
+  parseReplyAction,
   selectedCheckboxIndexes,
 } from '../blocks/action-ids.js';
 import { renderAnswerModal } from '../blocks/render-answer-modal.js';
@@ -28,6 +29,7 @@ import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
 import { comesFromAskMessage } from './message-match.js';
 import { PostAckQueue } from './post-ack-queue.js';
+import { handleReplyDecision } from './reply-answers.js';
 
 /** Runs a task after the acks that are due. */
 type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
@@ -36,7 +38,8 @@ import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
 
 /**
  * Registers the listener for every holdpoint control (`action_id` starting with `hp.`): option buttons,
- * checkboxes and their Submit, "Other…"/"Answer" (open the modal) and Cancel.
+ * checkboxes and their Submit, "Other…"/"Answer" (open the modal), Cancel, and Use / Not an answer on the
+ * ephemeral that offers a thread reply as an answer.
  * Order for answers: store atomically, then ack (so an ack always means stored), then update the message.
  * A Redis failure still acks within Slack's 3 s and tells the person to click again.
  */
@@ -44,7 +47,7 @@ export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
   // Slack calls made after an ack wait until the clicks that arrived are acked, so a burst is acked first.
   const postAck = new PostAckQueue();
   const afterAck: Limiter = (task) => postAck.run(task);
-  app.action(ACTION_ID_PATTERN, async ({ ack, body, client }) => {
+  app.action(ACTION_ID_PATTERN, async ({ ack, body, client, respond }) => {
     let acked = false;
     postAck.arrived();
     const ackOnce = async () => {
@@ -62,7 +65,23 @@ export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
     const payload = parsed.data;
     const target = noticeTarget(payload);
     try {
-      await handleAction(deps, client, payload, target, ackOnce, afterAck);
+      const first = payload.actions[0];
+      const reply = first ? parseReplyAction(first.action_id, first.value) : null;
+      if (reply)
+        await handleReplyDecision(
+          deps,
+          client,
+          {
+            action: reply,
+            userId: payload.user.id,
+            channel: payload.container?.channel_id ?? payload.channel?.id,
+            target,
+            respond,
+          },
+          ackOnce,
+          afterAck,
+        );
+      else await handleAction(deps, client, payload, target, ackOnce, afterAck);
     } catch (error) {
       deps.engine.log.error({ err: error, userId: payload.user.id }, 'action failed');
       await ackOnce();

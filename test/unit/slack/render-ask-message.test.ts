@@ -5,6 +5,7 @@ import type { AskRecord } from '../../../src/asks/types.js';
 import { parseActionId, parseActionValue } from '../../../src/slack/blocks/action-ids.js';
 import { renderArgumentsModal } from '../../../src/slack/blocks/render-arguments-modal.js';
 import { renderAskMessage, whoMayAnswerLine } from '../../../src/slack/blocks/render-ask-message.js';
+import { replyHintLine } from '../../../src/slack/blocks/render-reply-confirm.js';
 import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
 import {
   answered,
@@ -332,13 +333,22 @@ describe('renderAskMessage content', () => {
     ]);
   });
 
-  it('renders a free-text question with an Answer button', () => {
+  it('renders a free-text question with an Answer button and says how to answer by reply', () => {
     const { blocks } = renderAskMessage(askRecord({ questions: [freeTextQuestion()] }));
     const [elements] = actionsElements(blocks);
     expect(elements?.map((element) => element.action_id)).toEqual(['hp.answer.0']);
     expect(textOf(blocks.at(-2))).toBe(
-      `⏱ No answer by ${dateToken} (30 min)? I'll go on without an answer and say so.`,
+      `⏱ No answer by ${dateToken} (30 min)? I'll go on without an answer and say so.\n${replyHintLine()}`,
     );
+  });
+
+  it('says how to answer by reply once, on the free-text question a reply answers, and not for choices', () => {
+    const choiceOnly = renderAskMessage(askRecord({ questions: [choiceQuestion()] }));
+    expect(JSON.stringify(choiceOnly.blocks)).not.toContain(replyHintLine());
+    const two = renderAskMessage(
+      askRecord({ questions: [choiceQuestion(), freeTextQuestion(), freeTextQuestion()] }),
+    );
+    expect(JSON.stringify(two.blocks).split(replyHintLine())).toHaveLength(2);
   });
 
   it.each<[string, TimeoutPolicy, AskQuestion, string]>([
