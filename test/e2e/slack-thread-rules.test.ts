@@ -41,7 +41,12 @@ async function start(
   model: Parameters<typeof startSlackHarness>[0]['model'],
   env: Record<string, string> = {},
 ): Promise<SlackHarness> {
-  const h = await startSlackHarness({ redisUrl: testRedisUrl(), model, env });
+  // Replies posted whole: these tests count chat.postMessage replies and model calls (streaming has its own).
+  const h = await startSlackHarness({
+    redisUrl: testRedisUrl(),
+    model,
+    env: { REPLY_STREAMING: 'off', ...env },
+  });
   harnesses.push(h);
   return h;
 }
@@ -219,7 +224,7 @@ describe('thread rules: a reply while a free-text question is open', () => {
     const second = await startSlackHarness({
       redisUrl: testRedisUrl(),
       model,
-      env: { ROLE: 'web' },
+      env: { ROLE: 'web', REPLY_STREAMING: 'off' },
       joining: h,
     });
     harnesses.push(second);
