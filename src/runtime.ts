@@ -510,6 +510,7 @@ export async function startRuntime(
           // On the request client too: a Redis outage must fail a listener fast, not hang it.
           marks: new RedisSlackMarks(connections.request, storeOptions),
           groupMembers: cachedGroupMembers(),
+          threadFollow: config.threads.follow,
         },
       });
     }

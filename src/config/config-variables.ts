@@ -64,6 +64,16 @@ export const CONFIG_VARIABLES = [
     secret: false,
   },
   {
+    name: 'THREAD_FOLLOW',
+    group: 'Slack',
+    required: false,
+    requiredWhen: null,
+    default: 'mention',
+    description:
+      'Which replies in a channel thread the bot was mentioned in start a turn: mention (only replies that mention the bot again) or all (every reply, for 30 days after the last turn there). DMs always continue the conversation.',
+    secret: false,
+  },
+  {
     name: 'PORT',
     group: 'Redis and HTTP',
     required: false,

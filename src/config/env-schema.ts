@@ -24,6 +24,8 @@ import {
   ROLES,
   type Role,
   type SlackConfig,
+  THREAD_FOLLOW_MODES,
+  type ThreadFollow,
 } from './types.js';
 
 /** Bounds of `ASK_TIMEOUT`, in ms: 1 s to 7 days. */
@@ -195,6 +197,15 @@ export function createEnvSchema(options: EnvSchemaOptions) {
             appToken: null,
             signingSecret: signingSecret ?? '',
           };
+
+    const followText = withDefault('THREAD_FOLLOW').toLowerCase();
+    let threadFollow: ThreadFollow = 'mention';
+    if (isOneOf(THREAD_FOLLOW_MODES, followText)) threadFollow = followText;
+    else
+      problem(
+        'THREAD_FOLLOW',
+        `${shown('THREAD_FOLLOW', withDefault('THREAD_FOLLOW'))} is not a thread rule: use mention (follow-ups need a mention) or all (every reply in the thread)`,
+      );
 
     // HTTP and Redis
     const port = parseInteger('PORT', 0, 65_535);
@@ -500,6 +511,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
 
     return {
       slack,
+      threads: { follow: threadFollow },
       http: { port, metricsToken },
       redis: { url: redisUrl },
       model,

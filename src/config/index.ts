@@ -41,4 +41,6 @@ export {
   ROLES,
   type Role,
   type SlackConfig,
+  THREAD_FOLLOW_MODES,
+  type ThreadFollow,
 } from './types.js';

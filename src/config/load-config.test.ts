@@ -32,6 +32,7 @@ describe('loadConfig: valid environments', () => {
         signingSecret: null,
         apiUrl: null,
       },
+      threads: { follow: 'mention' },
       http: { port: 3000, metricsToken: null },
       redis: { url: 'redis://127.0.0.1:6379' },
       model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5', apiKey: 'sk-ant-api03-abcdef' },
@@ -69,6 +70,7 @@ describe('loadConfig: valid environments', () => {
       SLACK_BOT_TOKEN: 'xoxb-9',
       SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5',
       SLACK_API_URL: 'http://127.0.0.1:4000',
+      THREAD_FOLLOW: 'all',
       PORT: '8080',
       METRICS_TOKEN: 'm'.repeat(32),
       REDIS_URL: 'redis://:pw@redis:6379/2',
@@ -94,6 +96,7 @@ describe('loadConfig: valid environments', () => {
         signingSecret: '8f742231b10e8888abcd99yyyzzz85a5',
         apiUrl: 'http://127.0.0.1:4000/api/',
       },
+      threads: { follow: 'all' },
       http: { port: 8080, metricsToken: 'm'.repeat(32) },
       redis: { url: 'redis://:pw@redis:6379/2' },
       model: {
@@ -286,6 +289,7 @@ describe('loadConfig: problems', () => {
     ['ASK_REMINDERS', { ASK_REMINDERS: '120%' }, 'ASK_REMINDERS=120%: 120% is not between 0% and 100%'],
     ['ASK_ESCALATE_TO', { ASK_ESCALATE_AFTER: '20m' }, 'ASK_ESCALATE_AFTER and ASK_ESCALATE_TO go together'],
     ['ROLE', { ROLE: 'both' }, 'ROLE=both is not a role: use all, web, worker'],
+    ['THREAD_FOLLOW', { THREAD_FOLLOW: 'always' }, 'THREAD_FOLLOW=always is not a thread rule: use mention'],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL=verbose is not a log level'],
     ['STEP_LIMIT', { STEP_LIMIT: '0' }, 'STEP_LIMIT=0 is not a whole number from 1 to 1000'],
     [

@@ -11,24 +11,33 @@ export interface SlackScope {
   why: string;
 }
 
-/** Every bot token scope holdpoint uses, with the reason. */
+/** Every bot token scope holdpoint uses, with the reason (and nothing it does not use). */
 export const SLACK_BOT_SCOPES: readonly SlackScope[] = [
-  { scope: 'app_mentions:read', why: 'receive app_mention events that start a turn' },
+  {
+    scope: 'app_mentions:read',
+    why: 'receive app_mention events that start a turn or answer an open free-text question',
+  },
   {
     scope: 'assistant:write',
     why: 'show "is thinking…" in DM assistant threads (assistant.threads.setStatus)',
   },
   {
     scope: 'chat:write',
-    why: 'post asks and replies in threads, update ask messages, send ephemeral notices',
+    why: 'post asks and replies in threads, update ask messages, send ephemeral notices (chat.postEphemeral)',
   },
   { scope: 'channels:history', why: 'read thread replies and history in public channels (message.channels)' },
   { scope: 'groups:history', why: 'read thread replies and history in private channels (message.groups)' },
   { scope: 'im:history', why: 'receive and read direct messages (message.im)' },
   { scope: 'mpim:history', why: 'read thread replies and history in group DMs (message.mpim)' },
-  { scope: 'im:write', why: 'open a DM with a person (conversations.open)' },
+  {
+    scope: 'im:write',
+    why: 'open a DM for an ask API request whose target is a person (conversations.open)',
+  },
   { scope: 'reactions:write', why: 'show that a turn is working with a reaction on the message' },
-  { scope: 'users:read', why: 'resolve display names of people in the thread' },
+  {
+    scope: 'users:read',
+    why: "show the model people's display names in the thread history (users.info, cached in Redis)",
+  },
   {
     scope: 'usergroups:read',
     why: 'check user-group membership for ASK_ANSWERERS lists (usergroups.users.list)',

@@ -14,6 +14,14 @@ export const ROLES = ['all', 'web', 'worker'] as const;
 /** One of {@link ROLES}. */
 export type Role = (typeof ROLES)[number];
 
+/**
+ * Which channel-thread replies start a turn (`THREAD_FOLLOW`): `mention` only replies that mention the
+ * bot, `all` every reply in a thread the bot takes part in.
+ */
+export const THREAD_FOLLOW_MODES = ['mention', 'all'] as const;
+/** One of {@link THREAD_FOLLOW_MODES}. */
+export type ThreadFollow = (typeof THREAD_FOLLOW_MODES)[number];
+
 /** Fields of the Slack configuration shared by both connection modes. */
 interface SlackCommon {
   /** Bot User OAuth Token, `xoxb-…`. Secret. */
@@ -58,6 +66,11 @@ export interface AskConfig {
 /** The validated configuration of one holdpoint process. Built only by `loadConfig`. */
 export interface Config {
   slack: SlackConfig;
+  /** Thread rules in channels. */
+  threads: {
+    /** Which replies in a thread the bot takes part in start a turn (`THREAD_FOLLOW`). */
+    follow: ThreadFollow;
+  };
   http: {
     /** TCP port of the HTTP server (Slack HTTP mode, /healthz, /readyz, /metrics); 0 picks a free port. */
     port: number;

@@ -21,6 +21,7 @@ import { askPostKey, type SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
 import { syncAskMessage } from './sync-ask-message.js';
 import { updateAskMessage } from './update-ask-message.js';
+import { displayNames, personLabel } from './user-names.js';
 
 /** A message to post: its text (escaped mrkdwn), blocks, and for a reply the model's own text. */
 interface PostContent {
@@ -95,44 +96,50 @@ export class SlackSurface implements Surface {
   }
 
   async loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]> {
-    const fallback: ModelMessage[] = [
-      {
-        role: 'user',
-        content: trigger.synthetic ? trigger.text : this.userLine(trigger.userId, trigger.text),
-      },
-    ];
+    const fallback = async (): Promise<ModelMessage[]> => {
+      if (trigger.synthetic) return [{ role: 'user', content: trigger.text }];
+      const names = await displayNames(this.options, [trigger.userId]);
+      return [{ role: 'user', content: this.userLine(trigger.userId, trigger.text, names) }];
+    };
+    let messages: Array<{ ts?: string; text?: string; user?: string; bot_id?: string }>;
     try {
       const replies = await this.options.client.conversations.replies({
         channel: conversation.channel,
         ts: conversation.threadTs,
         limit: 200,
       });
-      const messages = (replies.messages ?? []).filter(
+      messages = (replies.messages ?? []).filter(
         (message) => !message.ts || Number(message.ts) <= Number(trigger.ts),
       );
-      // A synthetic trigger (a late answer) is not a message of the thread: the thread up to it is the history.
-      if (!trigger.synthetic && !messages.some((message) => message.ts === trigger.ts)) return fallback;
-      const history: ModelMessage[] = [];
-      for (const message of messages.slice(-HISTORY_MAX_MESSAGES)) {
-        const text = (message.text ?? '').slice(0, HISTORY_MESSAGE_MAX);
-        if (!text.trim()) continue;
-        if (message.user === this.options.botUserId || message.bot_id) {
-          history.push({ role: 'assistant', content: slackTextToPlain(text) });
-        } else {
-          history.push({ role: 'user', content: this.userLine(message.user ?? 'someone', text) });
-        }
-      }
-      if (trigger.synthetic) history.push({ role: 'user', content: trigger.text });
-      // Providers want the conversation to start with a user message.
-      while (history[0]?.role === 'assistant') history.shift();
-      return history.length > 0 ? history : fallback;
     } catch (error) {
       this.options.log.warn(
         { channel: conversation.channel, err: error },
         'could not read the thread; using the trigger message only',
       );
-      return fallback;
+      return fallback();
     }
+    // A synthetic trigger (a late answer) is not a message of the thread: the thread up to it is the history.
+    if (!trigger.synthetic && !messages.some((message) => message.ts === trigger.ts)) return fallback();
+    const recent = messages
+      .slice(-HISTORY_MAX_MESSAGES)
+      .map((message) => ({ ...message, text: (message.text ?? '').slice(0, HISTORY_MESSAGE_MAX) }))
+      .filter((message) => message.text.trim().length > 0);
+    const isBot = (message: { user?: string; bot_id?: string }) =>
+      message.user === this.options.botUserId || message.bot_id !== undefined;
+    // People by name and id (users.info, cached): best effort, an id alone when the name is unknown.
+    const names = await displayNames(
+      this.options,
+      recent.flatMap((message) => (!isBot(message) && message.user ? [message.user] : [])),
+    );
+    const history: ModelMessage[] = recent.map((message) =>
+      isBot(message)
+        ? { role: 'assistant', content: slackTextToPlain(message.text) }
+        : { role: 'user', content: this.userLine(message.user ?? 'someone', message.text, names) },
+    );
+    if (trigger.synthetic) history.push({ role: 'user', content: trigger.text });
+    // Providers want the conversation to start with a user message.
+    while (history[0]?.role === 'assistant') history.shift();
+    return history.length > 0 ? history : fallback();
   }
 
   async showAsk(conversation: ConversationRef, ask: AskRecord): Promise<string> {
@@ -235,8 +242,9 @@ export class SlackSurface implements Surface {
     }
   }
 
-  private userLine(userId: string, text: string): string {
-    return `<@${userId}> wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
+  private userLine(userId: string, text: string, names: ReadonlyMap<string, string>): string {
+    const who = userId === 'someone' ? userId : personLabel(userId, names);
+    return `${who} wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
   }
 
   /**

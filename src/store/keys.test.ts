@@ -30,6 +30,8 @@ describe('StoreKeys', () => {
     expect(keys.threadInbox('slack-C1-1.2')).toBe('hp:{th:slack-C1-1.2}:inbox');
     expect(keys.slackPost('reply-T1')).toBe('hp:slack:post:reply-T1');
     expect(keys.slackThread('slack-C1-1.2')).toBe('hp:slack:thread:slack-C1-1.2');
+    expect(keys.slackHeldReply('C1', '1.2')).toBe('hp:slack:reply:C1:1.2');
+    expect(keys.slackUserName('U0ALICE')).toBe('hp:slack:user:U0ALICE');
   });
 
   it('uses a configured prefix', () => {

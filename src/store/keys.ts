@@ -25,6 +25,8 @@ export interface AskRef {
  * - `p:{th:<threadKey>}:inbox`: list of JSON items waiting for the thread.
  * - `p:slack:post:<postKey>`: Slack post mark (`pending` or the posted `ts`), for posting exactly once.
  * - `p:slack:thread:<threadKey>`: marks a Slack thread the bot takes part in.
+ * - `p:slack:reply:<channel>:<ts>`: hash of a thread reply offered as an answer, until its author decides.
+ * - `p:slack:user:<userId>`: a person's display name from `users.info` (with a TTL).
  *
  * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
  * Redis Cluster slot. The global ask index is only touched by single-key commands outside the scripts.
@@ -107,6 +109,19 @@ export class StoreKeys {
   /** Marks a Slack thread the bot takes part in: `<p>:slack:thread:<threadKey>`. */
   slackThread(threadKey: string): string {
     return `${this.prefix}:slack:thread:${threadKey}`;
+  }
+
+  /**
+   * A thread reply offered to its author as the answer to an open free-text question, until they decide:
+   * `<p>:slack:reply:<channel>:<ts>` (hash `data`, `user`, `decision`; with a TTL).
+   */
+  slackHeldReply(channel: string, ts: string): string {
+    return `${this.prefix}:slack:reply:${channel}:${ts}`;
+  }
+
+  /** A person's display name as `users.info` gave it: `<p>:slack:user:<userId>` (string, with a TTL). */
+  slackUserName(userId: string): string {
+    return `${this.prefix}:slack:user:${userId}`;
   }
 
   /** Turns waiting for a thread (FIFO list of JSON items): `<p>:{th:<threadKey>}:inbox`. */

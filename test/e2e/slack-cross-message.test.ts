@@ -157,19 +157,19 @@ describe('Slack end to end: a click answers only the ask shown in the message it
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const h = harness;
     const [first, second] = await twoAsks(h);
-    // A reply in thread 1 answers thread 1's question, never thread 2's.
+    // A reply in thread 1 (mentioning the bot, so it answers without a confirmation) answers thread 1's
+    // question, never thread 2's.
     const replyTs = '1780000000.000900';
     h.fake.seedMessage({
       channel: first.channel,
       user: 'U0BOB',
-      text: 'TICKET-9',
+      text: '<@U0BOT> TICKET-9',
       ts: replyTs,
       threadTs: first.threadTs,
     });
     const reply = eventRequest(
       {
-        type: 'message',
-        text: 'TICKET-9',
+        text: '<@U0BOT> TICKET-9',
         ts: replyTs,
         thread_ts: first.threadTs,
         user: 'U0BOB',

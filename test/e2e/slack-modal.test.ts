@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { REPLY_USE_ACTION_ID } from '../../src/slack/blocks/action-ids.js';
 import { waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { askingModel } from '../support/scripted-model.js';
@@ -12,7 +13,13 @@ import {
   startSlackHarness,
   TEST_SIGNING_SECRET,
 } from '../support/slack-harness.js';
-import { answerModalValues, eventRequest, viewSubmissionRequest } from '../support/slack-payloads.js';
+import {
+  answerModalValues,
+  blockActionRequest,
+  buttonActionFromBlocks,
+  eventRequest,
+  viewSubmissionRequest,
+} from '../support/slack-payloads.js';
 
 const CHOICE_ASK = {
   questions: [
@@ -150,7 +157,7 @@ describe('Slack end to end: a free-text question', () => {
     expect(h.fake.callsTo('chat.update')).toHaveLength(1);
   });
 
-  it('a plain thread reply from an allowed person answers it (source thread_reply), once', async () => {
+  it('a plain thread reply from an allowed person answers it once they confirm it (source thread_reply), once', async () => {
     const model = askingModel(FREE_TEXT_ASK);
     harness = await startSlackHarness({ redisUrl: testRedisUrl(), model });
     const h = harness;
@@ -177,6 +184,23 @@ describe('Slack end to end: a free-text question', () => {
       { eventId: 'EvFreeReply1', secret: TEST_SIGNING_SECRET, template: 'message_im' },
     );
     expect((await h.send(reply)).status).toBe(200);
+    // Not an answer yet: its author is asked privately (issue 15, item 4), and confirms with Use.
+    await waitFor(async () => h.fake.ephemerals.length === 1, 5000, 'the confirmation');
+    const offer = h.fake.ephemerals[0];
+    expect(offer?.user).toBe('U0BOB');
+    expect(h.fake.callsTo('chat.update')).toHaveLength(0);
+    const use = blockActionRequest(
+      {
+        user: 'U0BOB',
+        channel: 'C0OPS',
+        actions: [buttonActionFromBlocks(offer?.blocks, REPLY_USE_ACTION_ID)],
+        message: { ts: offer?.message_ts, thread_ts: ask.threadTs },
+        container: { is_ephemeral: true, thread_ts: ask.threadTs },
+        responseUrl: h.fake.responseUrl(),
+      },
+      { secret: TEST_SIGNING_SECRET },
+    );
+    expect((await h.send(use)).status).toBe(200);
 
     const update = await h.fake.waitForCall('chat.update', undefined, 10_000);
     expect(update.args.ts).toBe(ask.ts);

@@ -33,6 +33,8 @@ export const TEST_SIGNING_SECRET = 'e2e-signing-secret-0123456789abcdef';
 
 /** A running holdpoint (real runtime: Bolt HTTP receiver, BullMQ worker, Redis store) against a fake Slack. */
 export interface SlackHarness {
+  /** The id in its queue and key prefixes (shared by a {@link SlackHarnessOptions.joining} process). */
+  id: string;
   runtime: Runtime;
   fake: FakeSlack;
   /** `http://127.0.0.1:<port>/slack/events` */
@@ -62,6 +64,11 @@ export interface SlackHarnessOptions {
   fake?: FakeSlackOptions;
   /** Runtime tunables besides the harness's own (e.g. `askPollIntervalMs`). */
   tuning?: Pick<RuntimeTuning, 'askPollIntervalMs' | 'mcpProgressIntervalMs'>;
+  /**
+   * Start a second process of that harness: the same fake Slack, queue and key prefixes (its own
+   * runtime, Redis connections and HTTP port). Its `close` leaves the shared fake Slack running.
+   */
+  joining?: SlackHarness;
 }
 
 /**
@@ -69,8 +76,8 @@ export interface SlackHarnessOptions {
  * a fake Slack Web API and private Redis key and queue prefixes.
  */
 export async function startSlackHarness(options: SlackHarnessOptions): Promise<SlackHarness> {
-  const fake = await startFakeSlack(options.fake);
-  const id = randomUUID().slice(0, 8);
+  const fake = options.joining?.fake ?? (await startFakeSlack(options.fake));
+  const id = options.joining?.id ?? randomUUID().slice(0, 8);
   const config = loadConfig({
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: TEST_SIGNING_SECRET,
@@ -107,6 +114,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
   const timers = new Queue(timerQueueName(`e2e-${id}`), { connection: redis, prefix: `{e2e-${id}}` });
   timers.on('error', () => {});
   return {
+    id,
     runtime,
     fake,
     baseUrl,
@@ -119,7 +127,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     send: (request) => postToSlackApp(`${baseUrl}/slack/events`, request),
     async close() {
       await runtime.stop();
-      await fake.close();
+      if (!options.joining) await fake.close();
       await queue.close();
       await timers.close();
       redis.disconnect();

@@ -14,6 +14,8 @@
  * - `hp.more`: the ask's overflow menu; each option's value is a {@link encodeMenuValue} (snooze choices,
  *   "Ask someone else…", "Cancel…").
  * - `hp.change.<q>`: "Change answer" of a question resolved by assumption (opens a modal).
+ * - `hp.reply.use` / `hp.reply.dismiss`: Use / Not an answer on the ephemeral offering a thread reply as a
+ *   free-text answer; value `r1|<channel>|<replyTs>` ({@link encodeReplyValue}).
  *
  * Element `value` (≤ 2000): `v1|<turnId>|<askId>|<q>|<o>`, `-` where an index does not apply.
  * Checkbox and radio option values: the option index as a decimal string.
@@ -353,4 +355,38 @@ export function selectedRadioIndex(stateValues: unknown, questionIndex: number):
     return typeof index === 'number' ? index : null;
   }
   return null;
+}
+
+/** "Use" on the ephemeral that offers a thread reply as the answer to an open free-text question. */
+export const REPLY_USE_ACTION_ID = 'hp.reply.use';
+/** "Not an answer" on that ephemeral. */
+export const REPLY_DISMISS_ACTION_ID = 'hp.reply.dismiss';
+/** Version tag of {@link encodeReplyValue} values. */
+export const REPLY_VALUE_VERSION = 'r1';
+
+/** A reply decision click: which button, and the held reply it names (by channel and `ts` only). */
+export interface ReplyAction {
+  decision: 'use' | 'dismiss';
+  channel: string;
+  ts: string;
+}
+
+/**
+ * The value of the Use / Not an answer buttons: `r1|<channel>|<ts>` of the reply (ids only; its text is
+ * held in Redis). Null when an id is empty or holds `|`.
+ */
+export function encodeReplyValue(channel: string, ts: string): string | null {
+  if (!/^[A-Z0-9]{1,40}$/.test(channel) || !/^\d{1,20}\.\d{1,10}$/.test(ts)) return null;
+  return [REPLY_VALUE_VERSION, channel, ts].join('|');
+}
+
+/** Parses a reply decision click from its action_id and value; null for anything else. Never throws. */
+export function parseReplyAction(actionId: unknown, value: unknown): ReplyAction | null {
+  const decision =
+    actionId === REPLY_USE_ACTION_ID ? 'use' : actionId === REPLY_DISMISS_ACTION_ID ? 'dismiss' : null;
+  if (decision === null || typeof value !== 'string' || value.length > 100) return null;
+  const parts = value.split('|');
+  if (parts.length !== 3 || parts[0] !== REPLY_VALUE_VERSION) return null;
+  const [, channel, ts] = parts as [string, string, string];
+  return encodeReplyValue(channel, ts) === value ? { decision, channel, ts } : null;
 }

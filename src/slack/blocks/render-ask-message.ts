@@ -40,6 +40,7 @@ import {
 import { formatDuration } from './format-duration.js';
 import { SLACK_LIMITS } from './limits.js';
 import { relativeTime, slackDateToken } from './render-ask-notice.js';
+import { replyAnswerableQuestion, replyHintLine } from './render-reply-confirm.js';
 import { mrkdwnText, plainText } from './text-objects.js';
 import { escapeAndTruncate, truncateText } from './truncate.js';
 
@@ -213,6 +214,8 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
       whoMayAnswerLine(ask, options.now),
       ...quorumLines(ask),
       deadlineLine(ask, deadline, options.now),
+      // An open free-text question can be answered by a thread reply: say how.
+      replyAnswerableQuestion(ask) >= 0 ? replyHintLine() : null,
     ].filter((line): line is string => line !== null);
     blocks.push(context(ask, revision, 'x', 'due', lines.join('\n')));
   }

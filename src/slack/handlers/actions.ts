@@ -9,6 +9,7 @@ import {
   parseActionId,
   parseActionValue,
   parseMenuValue,
+  parseReplyAction,
   selectedCheckboxIndexes,
   selectedRadioIndex,
 } from '../blocks/action-ids.js';
@@ -34,6 +35,7 @@ import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
 import { comesFromAskMessage } from './message-match.js';
 import { PostAckQueue } from './post-ack-queue.js';
+import { handleReplyDecision } from './reply-answers.js';
 
 /** Runs a task after the acks that are due. */
 type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
@@ -43,7 +45,8 @@ import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
 /**
  * Registers the listener for every holdpoint control (`action_id` starting with `hp.`): option buttons,
  * checkboxes or radio buttons and their Submit, "Other…"/"Answer" (open the modal), the ask's menu (snooze,
- * "Ask someone else…", "Cancel…") and the Cancel button of older messages.
+ * "Ask someone else…", "Cancel…"), the Cancel button of older messages, and Use / Not an answer on the
+ * ephemeral that offers a thread reply as an answer.
  * Order for answers: store atomically, then ack (so an ack always means stored), then update the message.
  * A Redis failure still acks within Slack's 3 s and tells the person to click again.
  */
@@ -51,7 +54,7 @@ export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
   // Slack calls made after an ack wait until the clicks that arrived are acked, so a burst is acked first.
   const postAck = new PostAckQueue();
   const afterAck: Limiter = (task) => postAck.run(task);
-  app.action(ACTION_ID_PATTERN, async ({ ack, body, client }) => {
+  app.action(ACTION_ID_PATTERN, async ({ ack, body, client, respond }) => {
     let acked = false;
     postAck.arrived();
     const ackOnce = async () => {
@@ -69,7 +72,23 @@ export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
     const payload = parsed.data;
     const target = noticeTarget(payload);
     try {
-      await handleAction(deps, client, payload, target, ackOnce, afterAck);
+      const first = payload.actions[0];
+      const reply = first ? parseReplyAction(first.action_id, first.value) : null;
+      if (reply)
+        await handleReplyDecision(
+          deps,
+          client,
+          {
+            action: reply,
+            userId: payload.user.id,
+            channel: payload.container?.channel_id ?? payload.channel?.id,
+            target,
+            respond,
+          },
+          ackOnce,
+          afterAck,
+        );
+      else await handleAction(deps, client, payload, target, ackOnce, afterAck);
     } catch (error) {
       deps.engine.log.error({ err: error, userId: payload.user.id }, 'action failed');
       await ackOnce();

@@ -3,23 +3,24 @@ import type { WebClient } from '@slack/web-api';
 import { submitTurn } from '../../agent/thread-admission.js';
 import { type ConversationRef, conversationKey } from '../../asks/conversation.js';
 import { notKeptText } from '../blocks/render-notices.js';
-import { slackTextToPlain } from '../slack-text.js';
-import { inAllowedGroup } from './answerer-check.js';
-import { reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
-import { inAskThread } from './message-match.js';
 import { eventEnvelopeSchema, type MessageEvent, messageEventSchema } from './payloads.js';
+import { answerByMention, offerReplyAsAnswer, openFreeTextFor } from './reply-answers.js';
 
 const DEFAULT_THREAD_MEMORY_MS = 30 * 24 * 3600 * 1000;
 const DEFAULT_EVENT_DEDUPE_MS = 3600 * 1000;
 
 /**
- * Registers the triggers. Bolt acks Events API requests before listeners run, so work here happens
- * after the ack; it only de-duplicates (by `event_id`, never by dropping retries), stores and enqueues.
- * - `app_mention`: starts a turn in the mention's thread (or a new thread under the mention).
+ * Registers the triggers (the thread rules of the README). Bolt acks Events API requests before listeners
+ * run, so work here happens after the ack; it only de-duplicates (by `event_id`, never by dropping
+ * retries), stores and enqueues.
+ * - `app_mention`: starts a turn in the mention's thread (or a new thread under the mention); in the
+ *   thread of an ask with an open free-text question, an allowed answerer's mention is the answer.
  * - a DM (`message.im`): starts or continues a turn in the DM thread.
- * - a reply in a thread the bot takes part in: answers an open free-text question there, or
- *   continues the conversation (one turn at a time per thread; later messages wait their turn).
+ * - a reply in a channel thread the bot takes part in: starts a turn only with `THREAD_FOLLOW=all`
+ *   (a reply that mentions the bot arrives as `app_mention`).
+ * - while a free-text question is open, a reply without a mention from an allowed answerer is held and
+ *   they are asked privately whether it is their answer; a stranger's reply is never an answer.
  */
 export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
   app.event('app_mention', async ({ body, event, client }) => {
@@ -40,7 +41,7 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
     if (event.subtype || event.bot_id || !event.user || event.user === deps.botUserId) return;
     const isDm = event.channel_type === 'im';
     // In channels only thread replies count, and a reply that mentions the bot arrives as app_mention too.
-    if (!isDm && (!event.thread_ts || (event.text ?? '').includes(`<@${deps.botUserId}>`))) return;
+    if (!isDm && (!event.thread_ts || mentionsBot(deps, event))) return;
     await withStorage(deps, client, event, isDm ? 'dm' : 'reply', async () => {
       if (!isDm) {
         const conversation = conversationOf(event, teamOf(body));
@@ -50,6 +51,10 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
         await onHumanMessage(deps, client, event, teamOf(body), isDm ? 'dm' : 'reply');
     });
   });
+}
+
+function mentionsBot(deps: SlackHandlerDeps, event: MessageEvent): boolean {
+  return (event.text ?? '').includes(`<@${deps.botUserId}>`);
 }
 
 /**
@@ -111,8 +116,27 @@ async function onHumanMessage(
   const userId = event.user ?? '';
   const conversation = conversationOf(event, teamId);
   const threadKey = conversationKey(conversation);
-  await deps.marks.markThread(threadKey, deps.threadMemoryMs ?? DEFAULT_THREAD_MEMORY_MS);
-  if (how !== 'mention' && (await answeredFreeText(deps, client, event, threadKey))) return;
+  const memoryMs = deps.threadMemoryMs ?? DEFAULT_THREAD_MEMORY_MS;
+  // Replies go on as conversation in DMs always, in channel threads only with THREAD_FOLLOW=all.
+  const follows = how !== 'reply' || deps.threadFollow === 'all';
+  if (how !== 'reply') await deps.marks.markThread(threadKey, memoryMs);
+  const open = await openFreeTextFor(deps, event, threadKey);
+  if (open) {
+    // With the bot mentioned in the ask's thread it is the answer; without, its author confirms it first.
+    const answered =
+      how === 'mention' || mentionsBot(deps, event)
+        ? await answerByMention(deps, client, event, open)
+        : await offerReplyAsAnswer(deps, client, event, open, teamId, follows);
+    if (answered) return;
+  }
+  if (!follows) {
+    deps.engine.log.debug(
+      { channel: event.channel, threadTs: conversation.threadTs },
+      'thread reply without a mention: no turn (THREAD_FOLLOW=mention)',
+    );
+    return;
+  }
+  if (how === 'reply') await deps.marks.markThread(threadKey, memoryMs);
   const admitted = await submitTurn(deps.engine, {
     turnId: deps.engine.newId(),
     conversation,
@@ -123,60 +147,4 @@ async function onHumanMessage(
     { channel: event.channel, threadTs: conversation.threadTs, how, admitted },
     'turn submitted',
   );
-}
-
-/**
- * A thread reply while the thread's turn waits on an ask with an open free-text question answers that
- * question (source `thread_reply`). Returns true when the reply was used as an answer.
- */
-async function answeredFreeText(
-  deps: SlackHandlerDeps,
-  client: WebClient,
-  event: MessageEvent,
-  threadKey: string,
-): Promise<boolean> {
-  const { store } = deps.engine;
-  const holder = await store.threadHolder(threadKey);
-  const turn = holder ? await store.getTurn(holder) : null;
-  if (turn?.status !== 'paused' || !turn.pendingAskId) return false;
-  const ask = await store.getAsk(turn.turnId, turn.pendingAskId);
-  if (ask?.status !== 'open') return false;
-  if (!inAskThread(ask, event.channel, event.thread_ts)) {
-    deps.engine.log.warn(
-      { askId: ask.askId, channel: event.channel, threadTs: event.thread_ts },
-      'thread reply not used as an answer: the ask was asked in another thread',
-    );
-    return false;
-  }
-  const questionIndex = ask.questions.findIndex(
-    (question, index) => question.kind === 'free_text' && !ask.resolutions[index],
-  );
-  if (questionIndex < 0) return false;
-  const userId = event.user ?? '';
-  const text = slackTextToPlain(event.text ?? '', deps.botUserId).trim();
-  if (!text) return false;
-  const result = await deps.engine.asks.answer({
-    turnId: turn.turnId,
-    askId: ask.askId,
-    questionIndex,
-    resolution: {
-      status: 'answered',
-      selected: [],
-      other: text.slice(0, 3000),
-      answeredBy: userId,
-      answeredAt: new Date(deps.engine.now()).toISOString(),
-      source: 'thread_reply',
-      assumption: null,
-    },
-    inAllowedGroup: await inAllowedGroup(deps, client, ask, userId),
-  });
-  if (result.status === 'forbidden') return false; // not theirs to answer: treat it as conversation
-  await reportTransition(
-    deps,
-    client,
-    result,
-    { channel: event.channel, userId, threadTs: ask.conversation.threadTs },
-    questionIndex,
-  );
-  return true;
 }

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { EngineDeps } from '../../agent/engine-deps.js';
+import type { ThreadFollow } from '../../config/types.js';
 import type { SlackMarks } from '../slack-marks.js';
 
 /**
@@ -12,6 +13,11 @@ export interface SlackHandlerDeps {
   marks: SlackMarks;
   /** The bot's own user id (`U…`). */
   botUserId: string;
+  /**
+   * Which replies in a channel thread the bot takes part in start a turn: `mention` (the default) only
+   * those that mention the bot, `all` every one (`THREAD_FOLLOW`).
+   */
+  threadFollow?: ThreadFollow;
   /** How long the bot remembers a thread it takes part in, in ms (default 30 days). */
   threadMemoryMs?: number;
   /** Event ids are remembered this long for de-duplication, in ms (default 1 hour: Slack retries within minutes). */

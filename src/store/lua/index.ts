@@ -21,6 +21,7 @@ export const SCRIPT_FILES = {
   releaseThread: 'releaseThread-2.lua',
   renewLease: 'renewLease-1.lua',
   releaseLease: 'releaseLease-1.lua',
+  decideHeldReply: 'decideHeldReply-1.lua',
 } as const;
 
 /** Name of one store script. */

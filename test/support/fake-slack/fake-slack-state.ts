@@ -40,7 +40,10 @@ export class FakeSlackState {
   readonly ephemerals: FakeSlackEphemeral[] = [];
   readonly views = new Map<string, Record<string, unknown>>();
   readonly userGroups = new Map<string, string[]>();
-  readonly users = new Map<string, { id: string; name?: string; real_name?: string; is_bot?: boolean }>();
+  readonly users = new Map<
+    string,
+    { id: string; name?: string; real_name?: string; display_name?: string; is_bot?: boolean }
+  >();
   private tsCounter = 0;
   private viewCounter = 0;
 
@@ -382,6 +385,7 @@ export class FakeSlackState {
           team_id: this.teamId,
           name: seeded?.name ?? id.toLowerCase(),
           real_name: seeded?.real_name ?? id,
+          profile: { real_name: seeded?.real_name ?? id, display_name: seeded?.display_name ?? '' },
           is_bot: seeded?.is_bot ?? id === this.botUserId,
           deleted: false,
           tz: 'UTC',

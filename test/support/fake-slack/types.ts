@@ -132,8 +132,14 @@ export interface FakeSlack {
   expireStreams(): number;
   /** Sets the members of a user group for usergroups.users.list. */
   seedUserGroup(groupId: string, userIds: string[]): void;
-  /** Sets what users.info returns for a user. */
-  seedUser(user: { id: string; name?: string; real_name?: string; is_bot?: boolean }): void;
+  /** Sets what users.info returns for a user (`display_name` goes into `profile`). */
+  seedUser(user: {
+    id: string;
+    name?: string;
+    real_name?: string;
+    display_name?: string;
+    is_bot?: boolean;
+  }): void;
   /** Ephemerals sent so far. */
   ephemerals: FakeSlackEphemeral[];
   /** A local response_url whose POSTs are recorded in {@link responseUrlPosts}. */

@@ -11,6 +11,7 @@ import type { AskQuestion, TimeoutPolicy } from '../../../src/ask/types.js';
 import { type AskRecord, NO_FOLLOW_UP } from '../../../src/asks/types.js';
 import { parseMenuValue } from '../../../src/slack/blocks/action-ids.js';
 import { optionLayout, renderAskMessage } from '../../../src/slack/blocks/render-ask-message.js';
+import { replyHintLine } from '../../../src/slack/blocks/render-reply-confirm.js';
 import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
 import {
   answered,
@@ -167,7 +168,7 @@ describe('the calm ask message at 1-3 questions and 2-4 options', () => {
     );
     expect(actionsElements(blocks)[1]?.map((element) => element.action_id)).toEqual(['hp.answer.1']);
     expect((blocks.at(-1) as { elements: Array<{ text: string }> }).elements[0]?.text).toBe(
-      "⏱ No answer within 30 min? I'll assume *L0x1* for 1/2 and no answer for 2/2, and say so.",
+      `⏱ No answer within 30 min? I'll assume *L0x1* for 1/2 and no answer for 2/2, and say so.\n${replyHintLine()}`,
     );
   });
 });
@@ -414,7 +415,7 @@ describe("a person's view once the ask is over", () => {
     expect(
       blocks.filter(isFooter).map((b) => (b as { elements: Array<{ text: string }> }).elements[0]?.text),
     ).toEqual([
-      "⏱ No answer within 30 min? I'll assume *Roll back* for 1/3, *#ops* for 2/3 and no answer for 3/3, and say so.",
+      `⏱ No answer within 30 min? I'll assume *Roll back* for 1/3, *#ops* for 2/3 and no answer for 3/3, and say so.\n${replyHintLine()}`,
     ]);
   });
 });

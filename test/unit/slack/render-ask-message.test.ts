@@ -5,6 +5,7 @@ import type { AskRecord } from '../../../src/asks/types.js';
 import { parseActionId, parseActionValue } from '../../../src/slack/blocks/action-ids.js';
 import { renderArgumentsModal } from '../../../src/slack/blocks/render-arguments-modal.js';
 import { renderAskMessage, whoMayAnswerLine } from '../../../src/slack/blocks/render-ask-message.js';
+import { replyHintLine } from '../../../src/slack/blocks/render-reply-confirm.js';
 import { validateBlocks } from '../../../src/slack/blocks/validate-blocks.js';
 import {
   answered,
@@ -170,7 +171,12 @@ describe('renderAskMessage at the caps', () => {
 describe('renderAskMessage content', () => {
   const epochSec = Math.floor((SHOWN_AT + THIRTY_MIN) / 1000);
   const dateToken = `<!date^${epochSec}^{date_short_pretty} at {time}|2026-11-29 20:30 UTC>`;
-  const footer = (blocks: KnownBlock[]) => textOf(blocks.at(-1)).split('\n').at(-1);
+  /** The timeout line of the whole-ask context (the reply hint, when there is one, follows it). */
+  const footer = (blocks: KnownBlock[]) =>
+    textOf(blocks.at(-1))
+      .split('\n')
+      .filter((line) => line !== replyHintLine())
+      .at(-1);
 
   it('one question with descriptions: a section per option (label once, whole description, Choose beside it)', () => {
     const { text, blocks } = renderAskMessage(
@@ -361,13 +367,23 @@ describe('renderAskMessage content', () => {
     ]);
   });
 
-  it('renders a free-text question with an Answer button', () => {
+  it('renders a free-text question with an Answer button and says how to answer by reply', () => {
     const { blocks } = renderAskMessage(askRecord({ questions: [freeTextQuestion()] }));
     const [elements] = actionsElements(blocks);
     expect(elements?.map((element) => element.action_id)).toEqual(['hp.answer.0']);
-    expect(footer(blocks)).toBe(
+    expect(textOf(blocks.at(-1)).split('\n').slice(-2)).toEqual([
       `⏱ No answer by ${dateToken} (30 min)? I'll go on without an answer and say so.`,
+      replyHintLine(),
+    ]);
+  });
+
+  it('says how to answer by reply once, on the free-text question a reply answers, and not for choices', () => {
+    const choiceOnly = renderAskMessage(askRecord({ questions: [choiceQuestion()] }));
+    expect(JSON.stringify(choiceOnly.blocks)).not.toContain(replyHintLine());
+    const two = renderAskMessage(
+      askRecord({ questions: [choiceQuestion(), freeTextQuestion(), freeTextQuestion()] }),
     );
+    expect(JSON.stringify(two.blocks).split(replyHintLine())).toHaveLength(2);
   });
 
   it.each<[string, TimeoutPolicy, AskQuestion, string]>([
