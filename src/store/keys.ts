@@ -25,6 +25,8 @@ export interface AskRef {
  * - `p:{th:<threadKey>}:inbox`: list of JSON items waiting for the thread.
  * - `p:slack:post:<postKey>`: Slack post mark (`pending` or the posted `ts`), for posting exactly once.
  * - `p:slack:thread:<threadKey>`: marks a Slack thread the bot takes part in.
+ * - `p:slack:home:viewers`: zset of people who opened the Home tab recently (member user id, score epoch ms).
+ * - `p:slack:home:lock:<userId>` / `p:slack:home:dirty:<userId>`: publishing one person's Home view.
  *
  * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
  * Redis Cluster slot. The global ask index is only touched by single-key commands outside the scripts.
@@ -107,6 +109,21 @@ export class StoreKeys {
   /** Marks a Slack thread the bot takes part in: `<p>:slack:thread:<threadKey>`. */
   slackThread(threadKey: string): string {
     return `${this.prefix}:slack:thread:${threadKey}`;
+  }
+
+  /** People who opened the Home tab recently: `<p>:slack:home:viewers` (zset, score = when, epoch ms). */
+  homeViewers(): string {
+    return `${this.prefix}:slack:home:viewers`;
+  }
+
+  /** Lock of the one process publishing a person's Home view: `<p>:slack:home:lock:<userId>` (token, TTL). */
+  homeLock(userId: string): string {
+    return `${this.prefix}:slack:home:lock:${userId}`;
+  }
+
+  /** Set when a person's Home view needs publishing again: `<p>:slack:home:dirty:<userId>` (with a TTL). */
+  homeDirty(userId: string): string {
+    return `${this.prefix}:slack:home:dirty:${userId}`;
   }
 
   /** Turns waiting for a thread (FIFO list of JSON items): `<p>:{th:<threadKey>}:inbox`. */

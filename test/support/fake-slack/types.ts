@@ -134,6 +134,8 @@ export interface FakeSlack {
   seedUserGroup(groupId: string, userIds: string[]): void;
   /** Sets what users.info returns for a user. */
   seedUser(user: { id: string; name?: string; real_name?: string; is_bot?: boolean }): void;
+  /** The Home tab view last published for `userId` (`views.publish`), or undefined. */
+  homeView(userId: string): Record<string, unknown> | undefined;
   /** Ephemerals sent so far. */
   ephemerals: FakeSlackEphemeral[];
   /** A local response_url whose POSTs are recorded in {@link responseUrlPosts}. */
