@@ -37,6 +37,7 @@ import {
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
+import { HomeTab } from './slack/home-tab.js';
 import { slackErrorCode } from './slack/slack-error-code.js';
 import { slackLogger } from './slack/slack-logger.js';
 import { SlackSurface } from './slack/slack-surface.js';
@@ -44,6 +45,7 @@ import { openSocketConnection } from './slack/socket-preflight.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
 import { RedisAskChanges } from './store/redis-ask-changes.js';
+import { RedisHomeMarks } from './store/redis-home-marks.js';
 import { RedisSlackMarks } from './store/redis-slack-marks.js';
 import { RedisTurnStore } from './store/redis-turn-store.js';
 
@@ -332,6 +334,16 @@ export async function startRuntime(
         );
     }
 
+    // The inbox (Home tab, `/holdpoint asks`): read on the request client, like the listeners' reads.
+    const groupMembers = cachedGroupMembers();
+    const homes = new HomeTab({
+      reader: requestStore,
+      marks: new RedisHomeMarks(connections.request, storeOptions),
+      groupMembers,
+      log: logger,
+      now: () => Date.now(),
+      workspaceUrl: auth.url ?? null,
+    });
     const deps: EngineDeps = withAskService({
       wakeups: askChanges,
       store: workerStore,
@@ -339,6 +351,7 @@ export async function startRuntime(
         client: webClient,
         marks,
         log: logger,
+        homes,
         botUserId,
         teamId: auth.team_id,
         readAsk: (turnId, askId) => workerStore.getAsk(turnId, askId),
@@ -509,8 +522,9 @@ export async function startRuntime(
           engine: requestEngine,
           // On the request client too: a Redis outage must fail a listener fast, not hang it.
           marks: new RedisSlackMarks(connections.request, storeOptions),
-          groupMembers: cachedGroupMembers(),
+          groupMembers,
           threadFollow: config.threads.follow,
+          homes,
         },
       });
     }

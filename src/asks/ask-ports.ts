@@ -23,6 +23,11 @@ export interface AskSurface {
    */
   syncAsk(ask: AskRecord): Promise<void>;
   /**
+   * The ask is now recorded as shown (its deadline is set): views that list open asks (the Slack Home tab)
+   * may show it. Optional; best effort, never throws.
+   */
+  shown?(ask: AskRecord): Promise<void>;
+  /**
    * Posts a notice about the ask as a reply in its thread (the ask message's thread for a program's ask
    * posted as a new message), exactly once per `notice.key` across retries and processes.
    * @throws when the surface refuses the post.

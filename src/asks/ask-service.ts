@@ -110,6 +110,7 @@ export class AskService {
         if (shown?.deadline != null) await deps.timers.timeout(ask.scope, ask.askId, shown.deadline);
         const first = shown ? followUpPoints(shown)[0] : undefined;
         if (first) await deps.timers.nudge(ask.scope, ask.askId, first.at);
+        if (shown) await this.#announceShown(shown);
         return true;
       } catch (error) {
         lastError = error;
@@ -473,6 +474,15 @@ export class AskService {
         { turnId: ask.scope, askId: ask.askId, err: error },
         'could not update the ask message',
       );
+    }
+  }
+
+  /** Tells the surface the ask is shown (for views listing open asks); best effort, logged when it fails. */
+  async #announceShown(ask: AskRecord): Promise<void> {
+    try {
+      await this.#deps.surface.shown?.(ask);
+    } catch (error) {
+      this.#deps.log.warn({ turnId: ask.scope, askId: ask.askId, err: error }, 'surface: shown failed');
     }
   }
 

@@ -42,6 +42,7 @@ export const SLACK_BOT_SCOPES: readonly SlackScope[] = [
     scope: 'usergroups:read',
     why: 'check user-group membership for ASK_ANSWERERS lists (usergroups.users.list)',
   },
+  { scope: 'commands', why: 'answer the /holdpoint slash command (/holdpoint asks)' },
 ];
 
 /** Bot scope names, in manifest order. */
@@ -49,9 +50,11 @@ export const REQUIRED_BOT_SCOPES: readonly string[] = SLACK_BOT_SCOPES.map((entr
 
 /**
  * Bot events holdpoint subscribes to: mentions, DMs, and messages in channels, private channels and group
- * DMs (thread replies that continue a conversation or answer a free-text question).
+ * DMs (thread replies that continue a conversation or answer a free-text question), and the Home tab being
+ * opened (`app_home_opened`, which needs no scope: holdpoint publishes the person's inbox there).
  */
 export const REQUIRED_BOT_EVENTS: readonly string[] = [
+  'app_home_opened',
   'app_mention',
   'message.im',
   'message.channels',

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { registerActionHandlers } from './handlers/actions.js';
 import { registerEventHandlers } from './handlers/events.js';
 import type { SlackHandlerDeps } from './handlers/handler-deps.js';
+import { registerHomeHandlers } from './handlers/home.js';
 import { registerViewHandlers } from './handlers/views.js';
 import { SlackHttpReceiver } from './http-receiver.js';
 import { slackLogger } from './slack-logger.js';
@@ -112,6 +113,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerEventHandlers(app, deps);
   registerActionHandlers(app, deps);
   registerViewHandlers(app, deps);
+  registerHomeHandlers(app, deps);
 
   return {
     app,

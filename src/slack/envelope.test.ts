@@ -31,7 +31,7 @@ describe('checkSlackEnvelope', () => {
       { event_id: 'Ev9', event, authorizations: [{ team_id: 'T' }] },
       'event_callback',
     ],
-    ['a slash command (nobody listens; acked)', { command: '/hp', text: 'x' }, 'command'],
+    ['a slash command', { command: '/holdpoint', text: 'asks', user_id: 'U0ALICE' }, 'command'],
     ['an unknown type (Bolt dispatches nothing)', { type: 'something_new' }, 'something_new'],
     [
       'extra fields pass',
@@ -70,6 +70,13 @@ describe('checkSlackEnvelope', () => {
       'container:',
     ],
     ['actions without a type says action', { user, actions: 'x' }, 'actions', 'actions:'],
+    ['a slash command without a user', { command: '/holdpoint', text: 'asks' }, 'command', 'user_id:'],
+    [
+      'a slash command by a made-up user',
+      { command: '/holdpoint', user_id: 'x'.repeat(70) },
+      'command',
+      'user_id:',
+    ],
     ['view_submission without view', { type: 'view_submission', user }, 'view_submission', 'view:'],
     ['view_submission view null', { type: 'view_submission', user, view: null }, 'view_submission', 'view:'],
     [

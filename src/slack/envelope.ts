@@ -58,6 +58,10 @@ const viewBody = z
   })
   .loose();
 const userBody = z.object({ ...interactionBase, callback_id: matchedId, action_id: matchedId }).loose();
+/** A slash command (form fields): Bolt matches `command` as a string; the listener answers `user_id`. */
+const commandBody = z
+  .object({ command: z.string().min(2).max(32), user_id: slackUserId, text: z.string().max(4000).optional() })
+  .loose();
 
 /** Result of {@link checkSlackEnvelope}: `kind` names the body's type for logs; `problem` says what is wrong. */
 export type EnvelopeCheck = { ok: true; kind: string } | { ok: false; kind: string; problem: string };
@@ -73,7 +77,7 @@ function kindOf(body: Record<string, unknown>): string {
 /** The schema a body of `kind` must pass, or null when Bolt dispatches nothing for it (then it is only acked). */
 function schemaFor(kind: string, body: Record<string, unknown>): z.ZodType | null {
   if (kind === 'event_callback') return eventBody;
-  if (kind === 'command') return null;
+  if (kind === 'command') return commandBody;
   // Bolt decides "action" by the presence of `actions`, whatever the type says.
   if (body.actions !== undefined || kind === 'block_actions' || kind === 'interactive_message')
     return actionBody;

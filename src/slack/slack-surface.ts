@@ -14,6 +14,7 @@ import type { EngineLogger } from '../asks/logger.js';
 import type { AskRecord } from '../asks/types.js';
 import { renderAskMessage } from './blocks/render-ask-message.js';
 import { renderAskNotice } from './blocks/render-ask-notice.js';
+import type { HomeTab } from './home-tab.js';
 import { encodeMessageRef, parseMessageRef } from './message-ref.js';
 import { SlackReplyStreams } from './reply-streams.js';
 import { slackErrorCode } from './slack-error-code.js';
@@ -60,6 +61,8 @@ export interface SlackSurfaceOptions {
   botUserId: string;
   /** Reads an ask from the store (fresh, for redrawing its message). */
   readAsk: (turnId: string, askId: string) => Promise<AskRecord | null>;
+  /** The Home tabs to refresh when an ask changes (see {@link HomeTab.askChanged}); absent: none. */
+  homes?: HomeTab;
   /** The reaction shown on the message that started a turn while it works (default `hourglass_flowing_sand`). */
   workingReaction?: string;
   /** The workspace's team id (`auth.test`), for streams in conversations that do not name their team. */
@@ -166,8 +169,21 @@ export class SlackSurface implements Surface {
   }
 
   async syncAsk(ask: AskRecord): Promise<void> {
-    const { client, marks, readAsk } = this.options;
-    await syncAskMessage({ client, marks, readAsk: () => readAsk(ask.scope, ask.askId) }, ask.askId, ask);
+    const { client, marks, readAsk, homes } = this.options;
+    await syncAskMessage(
+      {
+        client,
+        marks,
+        readAsk: () => readAsk(ask.scope, ask.askId),
+        ...(homes ? { onDrawn: (drawn: AskRecord) => homes.askChanged(client, drawn) } : {}),
+      },
+      ask.askId,
+      ask,
+    );
+  }
+
+  async shown(ask: AskRecord): Promise<void> {
+    await this.options.homes?.askChanged(this.options.client, ask);
   }
 
   async postMessage(

@@ -22,6 +22,11 @@ export interface SyncAskMessageDeps {
   marks: SlackMarks;
   /** A fresh read of the ask from the store (null when it is gone). */
   readAsk: () => Promise<AskRecord | null>;
+  /**
+   * Called once after a call that drew, with the newest ask it drew (the Home tabs that list it follow).
+   * Must not throw; awaited after the lock is given back.
+   */
+  onDrawn?: ((ask: AskRecord) => Promise<void>) | undefined;
 }
 
 /** How a sync ended: drawn, already current, another process is drawing (it will draw this too), or nothing to draw. */
@@ -42,8 +47,22 @@ export async function syncAskMessage(
   askId: string,
   first?: AskRecord | null,
 ): Promise<SyncOutcome> {
+  let drawn: AskRecord | null = null;
+  const outcome = await syncRounds(deps, askId, first ?? null, (ask) => {
+    drawn = ask;
+  });
+  if (drawn && deps.onDrawn) await deps.onDrawn(drawn);
+  return outcome;
+}
+
+async function syncRounds(
+  deps: SyncAskMessageDeps,
+  askId: string,
+  first: AskRecord | null,
+  onDrawn: (ask: AskRecord) => void,
+): Promise<SyncOutcome> {
   let outcome: SyncOutcome = 'current';
-  let known = first ?? null;
+  let known = first;
   // Fast path (the resume after a click, a timeout job run again): the revision was drawn already. Safe
   // without the lock: whoever drew it had Slack confirm it, and any older update still in flight is
   // followed by its sender's own look-again.
@@ -63,6 +82,7 @@ export async function syncAskMessage(
         await updateAskMessage(deps.client, ask, ref, { now: Date.now() });
         await deps.marks.markDrawn(askId, revision);
         outcome = 'drawn';
+        onDrawn(ask);
       }
     } finally {
       await deps.marks.releaseDraw(askId, token);

@@ -27,6 +27,8 @@ export interface AskRef {
  * - `p:slack:thread:<threadKey>`: marks a Slack thread the bot takes part in.
  * - `p:slack:reply:<channel>:<ts>`: hash of a thread reply offered as an answer, until its author decides.
  * - `p:slack:user:<userId>`: a person's display name from `users.info` (with a TTL).
+ * - `p:slack:home:viewers`: zset of people who opened the Home tab recently (member user id, score epoch ms).
+ * - `p:slack:home:lock:<userId>` / `p:slack:home:dirty:<userId>`: publishing one person's Home view.
  *
  * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
  * Redis Cluster slot. The global ask index is only touched by single-key commands outside the scripts.
@@ -122,6 +124,21 @@ export class StoreKeys {
   /** A person's display name as `users.info` gave it: `<p>:slack:user:<userId>` (string, with a TTL). */
   slackUserName(userId: string): string {
     return `${this.prefix}:slack:user:${userId}`;
+  }
+
+  /** People who opened the Home tab recently: `<p>:slack:home:viewers` (zset, score = when, epoch ms). */
+  homeViewers(): string {
+    return `${this.prefix}:slack:home:viewers`;
+  }
+
+  /** Lock of the one process publishing a person's Home view: `<p>:slack:home:lock:<userId>` (token, TTL). */
+  homeLock(userId: string): string {
+    return `${this.prefix}:slack:home:lock:${userId}`;
+  }
+
+  /** Set when a person's Home view needs publishing again: `<p>:slack:home:dirty:<userId>` (with a TTL). */
+  homeDirty(userId: string): string {
+    return `${this.prefix}:slack:home:dirty:${userId}`;
   }
 
   /** Turns waiting for a thread (FIFO list of JSON items): `<p>:{th:<threadKey>}:inbox`. */

@@ -462,6 +462,19 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     return refsOf(members);
   }
 
+  /**
+   * Shown, open asks from the ask index (its open band, scores `(0, RESOLVED_SCORE_BASE)`), latest deadline
+   * first, at most `limit` (one `ZREVRANGEBYSCORE`). Advisory like the index: read each ask to know its state.
+   * @param limit maximum number of results
+   */
+  async listShownOpenAsks(limit: number): Promise<AskRef[]> {
+    const key = this.keys.askIndex();
+    const members = await this.#call('listShownOpenAsks', key, () =>
+      this.#redis.zrevrangebyscore(key, `(${RESOLVED_SCORE_BASE}`, '(0', 'LIMIT', 0, limit),
+    );
+    return refsOf(members);
+  }
+
   /** Oldest resolution first: the resolved band of the ask index (see `ask-index.ts`). */
   async listUnresumedAsks(limit: number): Promise<AskRef[]> {
     const key = this.keys.askIndex();

@@ -6,9 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACTION_ID_PATTERN } from '../../src/slack/blocks/action-ids.js';
 import { renderAnswerModal } from '../../src/slack/blocks/render-answer-modal.js';
 import { renderAskMessage } from '../../src/slack/blocks/render-ask-message.js';
+import { renderHomeView } from '../../src/slack/blocks/render-inbox.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack/index.js';
 import { blockActionRequest, buttonActionFromBlocks, postToSlackApp } from '../support/slack-payloads.js';
-import { answered, askRecord } from '../unit/slack/ask-records.js';
+import { answered, askRecord, SHOWN_AT } from '../unit/slack/ask-records.js';
 
 const THREAD = '1780000000.000100';
 
@@ -159,6 +160,39 @@ describe('fake Slack Web API with a real @slack/web-api WebClient', () => {
     expect(error.data.response_metadata?.messages).toEqual([
       '[ERROR] must be less than 25 characters [json-pointer:/view/title/text]',
     ]);
+  });
+
+  it('views.publish keeps a valid Home view per user and refuses what Slack refuses', async () => {
+    const view = renderHomeView({ toAnswer: [askRecord()], started: [], now: SHOWN_AT, workspaceUrl: null });
+    const published = await client.views.publish({ user_id: 'U0ALICE', view });
+    expect(published.view?.id).toMatch(/^VHOME/);
+    expect(fake.homeView('U0ALICE')?.blocks).toEqual(view.blocks);
+    const again = await client.views.publish({
+      user_id: 'U0ALICE',
+      view,
+      hash: String(published.view?.hash),
+    });
+    expect(again.view?.id).toBe(published.view?.id);
+    const stale = client.views.publish({ user_id: 'U0ALICE', view, hash: String(published.view?.hash) });
+    expect((await platformError(stale)).data.error).toBe('hash_conflict');
+    const unknown = client.views.publish({ user_id: 'nobody', view });
+    expect((await platformError(unknown)).data.error).toBe('user_not_found');
+    const blocks = Array.from({ length: 101 }, (_, index) => ({
+      type: 'section' as const,
+      block_id: `b${index}`,
+      text: { type: 'mrkdwn' as const, text: 'x' },
+    }));
+    const tooMany = await platformError(
+      client.views.publish({ user_id: 'U0BOB', view: { type: 'home', blocks } }),
+    );
+    expect(tooMany.data.error).toBe('invalid_arguments');
+    expect(tooMany.data.response_metadata?.messages?.[0]).toContain('/view/blocks');
+    const modal = renderAnswerModal(askRecord(), 0, { channel: 'C0OPS', messageTs: '1780001001.000101' });
+    const notHome = await platformError(client.views.publish({ user_id: 'U0BOB', view: modal as never }));
+    expect(notHome.data.response_metadata?.messages).toContain(
+      '[ERROR] must be one of: home [json-pointer:/view/type]',
+    );
+    expect(fake.homeView('U0BOB')).toBeUndefined();
   });
 
   it('supports ephemerals, reactions, status, user groups, users and permalinks', async () => {

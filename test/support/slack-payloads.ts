@@ -334,3 +334,86 @@ export async function postToSlackApp(url: string, request: SignedSlackRequest): 
     headers: Object.fromEntries(response.headers),
   };
 }
+
+/** A signed `app_home_opened` event (JSON) for `user` opening the Home tab (`tab: 'home'`, or `messages`). */
+export function appHomeOpenedRequest(
+  user: string,
+  options: SigningOptions & { eventId: string; tab?: 'home' | 'messages' },
+): SignedSlackRequest {
+  const envelope = loadSlackFixture('event_callback.app_mention.thread');
+  const body = {
+    ...envelope,
+    event_id: options.eventId,
+    event: {
+      type: 'app_home_opened',
+      user,
+      channel: `D${user.slice(1)}`,
+      tab: options.tab ?? 'home',
+      event_ts: `${nowSec()}.000100`,
+    },
+  };
+  return signed(JSON.stringify(body), 'application/json', options);
+}
+
+/** Input of {@link slashCommandRequest}. */
+export interface SlashCommandInput {
+  user: string;
+  /** @defaultValue `/holdpoint` */
+  command?: string;
+  text: string;
+  /** @defaultValue `C0OPS` */
+  channel?: string;
+  /** Use the fake Slack's `responseUrl()` to keep it local. */
+  responseUrl: string;
+}
+
+/**
+ * A signed slash command as Slack sends it: a form body (`application/x-www-form-urlencoded`, no `payload=`)
+ * with `command`, `text`, `user_id`, `channel_id`, `response_url`, `trigger_id` …
+ */
+export function slashCommandRequest(input: SlashCommandInput, options: SigningOptions): SignedSlackRequest {
+  const channel = input.channel ?? 'C0OPS';
+  const fields = {
+    token: 'deprecated-verification-token',
+    team_id: 'T0TEST',
+    team_domain: 'test-workspace',
+    channel_id: channel,
+    channel_name: channel === 'C0OPS' ? 'ops' : channel.toLowerCase(),
+    user_id: input.user,
+    user_name: input.user.toLowerCase(),
+    command: input.command ?? '/holdpoint',
+    text: input.text,
+    api_app_id: 'A0APP',
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl,
+    trigger_id: `${nowSec()}.1234.fakecommandtrigger`,
+  };
+  return signed(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded', options);
+}
+
+/**
+ * A signed `block_actions` from a published Home tab view (`container.type: 'view'`, the `view` as Slack
+ * stored it, no channel or message): the click on the button `actionId` in the row of the ask whose
+ * block_ids carry `askShort` (`hp.inbox.<askShort>.…`).
+ */
+export function homeViewActionRequest(
+  input: { user: string; view: Json; askShort: string; actionId: string; triggerId?: string },
+  options: SigningOptions,
+): SignedSlackRequest {
+  const sample = loadSlackFixture('block_actions.button.thread');
+  const blocks = Array.isArray(input.view.blocks) ? (input.view.blocks as Json[]) : [];
+  const row = blocks.filter((block) => String(block.block_id).startsWith(`hp.inbox.${input.askShort}.`));
+  const action = buttonActionFromBlocks(row, input.actionId);
+  const payload = {
+    type: 'block_actions',
+    user: userObject(input.user),
+    api_app_id: sample.api_app_id,
+    token: sample.token,
+    team: sample.team,
+    container: { type: 'view', view_id: input.view.id },
+    trigger_id: input.triggerId ?? sample.trigger_id,
+    view: input.view,
+    actions: [action],
+  };
+  return signed(formBody(payload), 'application/x-www-form-urlencoded', options);
+}

@@ -21,6 +21,11 @@
  * Checkbox and radio option values: the option index as a decimal string.
  * block_id: `hp.<askIdShort>.r<revision>.<q>.<part>`, unique per message and per render revision.
  *
+ * Inbox (the Home tab and `/holdpoint asks`): the same controls, in blocks whose block_id is
+ * `hp.inbox.<askIdShort>.r<revision>.<part>` ({@link inboxBlockId}); a click counts only when its block names
+ * the ask its value names. `hp.open` is the "Open thread" link button (acked, nothing else). The Home view's
+ * callback_id is `hp.home`.
+ *
  * Modal: callback_id `hp.modal.answer`, input block_id `hp.answer`, action_id `hp.answer.text`,
  * private_metadata JSON `{v:1, turnId, askId, q, channel, messageTs}`; the Cancel confirmation modal
  * `hp.modal.cancel` carries the same metadata. Pure.
@@ -97,6 +102,30 @@ export function parseMenuValue(value: unknown): { turnId: string; askId: string;
   const match = /^x([0-4])$/.exec(item);
   return match ? { turnId, askId, item: { kind: 'extend', index: Number(match[1]) } } : null;
 }
+/** callback_id of the Home tab view holdpoint publishes. */
+export const HOME_VIEW_CALLBACK_ID = 'hp.home';
+/** action_id of the inbox's "Open thread" link button (a URL button still sends an action: acked only). */
+export const OPEN_THREAD_ACTION_ID = 'hp.open';
+
+const INBOX_BLOCK_PREFIX = 'hp.inbox.';
+
+/**
+ * A block_id of an inbox row: `hp.inbox.<askIdShort>.r<revision>.<part>` (≤ 255: 40 + a small integer + a
+ * short part name). The revision makes a re-published view's blocks new, as Slack asks of updates.
+ */
+export function inboxBlockId(askId: string, revision: number, part: string): string {
+  return `${INBOX_BLOCK_PREFIX}${shortAskId(askId)}.r${revision}.${part}`;
+}
+
+/** The short ask id an inbox block_id names ({@link inboxBlockId}); null for any other block_id. Never throws. */
+export function inboxAskOfBlockId(blockId: unknown): string | null {
+  if (typeof blockId !== 'string' || !blockId.startsWith(INBOX_BLOCK_PREFIX)) return null;
+  const match = /^([A-Za-z0-9_-]{1,40})\.r\d+\.[A-Za-z0-9_-]+$/.exec(
+    blockId.slice(INBOX_BLOCK_PREFIX.length),
+  );
+  return match?.[1] ?? null;
+}
+
 /** Every holdpoint block_id starts with this. */
 export const BLOCK_ID_PATTERN = /^hp\./;
 

@@ -6,7 +6,8 @@
  * units is within it under any reasonable counting (FACTS.md §1).
  *
  * Sources (docs.slack.dev):
- * - blocks: /reference/block-kit/blocks (50 per message, 100 per modal)
+ * - blocks: /reference/block-kit/blocks (50 per message, 100 per modal or Home tab view)
+ * - Home tab: /reference/methods/views.publish, /surfaces/app-home
  * - header: /reference/block-kit/blocks/header-block
  * - section: /reference/block-kit/blocks/section-block
  * - context: /reference/block-kit/blocks/context-block
@@ -25,6 +26,8 @@ export const SLACK_LIMITS = {
   messageBlocks: 50,
   /** Blocks per modal view. Source: blocks reference, modal views. */
   modalBlocks: 100,
+  /** Blocks per Home tab view (`views.publish`). Source: blocks reference, views.publish. */
+  homeBlocks: 100,
   /** `header` block text (plain_text only). Source: header block. */
   headerText: 150,
   /** `section` text. Source: section block. */

@@ -8,7 +8,7 @@
 import { SLACK_LIMITS } from './limits.js';
 
 /** Where blocks are shown; decides the block-count limit (50 / 100) and which block types are allowed. */
-export type BlockSurface = 'message' | 'modal';
+export type BlockSurface = 'message' | 'modal' | 'home';
 
 type Report = (message: string, pointer: string) => void;
 
@@ -341,14 +341,19 @@ function checkBlock(
 }
 
 /**
- * Validates a `blocks` array for a message (≤ 50 blocks) or a modal (≤ 100 blocks). Returns Slack-style
+ * Validates a `blocks` array for a message (≤ 50 blocks), a modal or a Home tab view (≤ 100 blocks). Returns Slack-style
  * error strings such as `must be less than 76 characters [json-pointer:/blocks/2/elements/0/text/text]`;
  * empty when the blocks are valid. `pointerPrefix` defaults to `/blocks` (`/view/blocks` for views).
  */
 export function validateBlocks(blocks: unknown, surface: BlockSurface, pointerPrefix = '/blocks'): string[] {
   const errors: string[] = [];
   const report: Report = (message, pointer) => errors.push(`${message} [json-pointer:${pointer}]`);
-  const max = surface === 'message' ? SLACK_LIMITS.messageBlocks : SLACK_LIMITS.modalBlocks;
+  const max =
+    surface === 'message'
+      ? SLACK_LIMITS.messageBlocks
+      : surface === 'home'
+        ? SLACK_LIMITS.homeBlocks
+        : SLACK_LIMITS.modalBlocks;
   const list = checkArray(report, blocks, pointerPrefix, { max, required: true });
   const blockIds = new Set<string>();
   list.forEach((block, index) => {
@@ -395,5 +400,25 @@ export function validateModalView(view: unknown): string[] {
     Array.isArray(view.blocks) && view.blocks.some((block) => isObject(block) && block.type === 'input');
   if (hasInput && view.submit === undefined) report('missing required field', '/view/submit');
   errors.push(...validateBlocks(view.blocks, 'modal', '/view/blocks'));
+  return errors;
+}
+
+/**
+ * Validates a Home tab view as `views.publish` would: `type: 'home'`, private_metadata ≤ 3000,
+ * callback_id ≤ 255, external_id ≤ 255, and the blocks (≤ 100, Slack blocks reference). Pointers start
+ * with `/view`.
+ */
+export function validateHomeView(view: unknown): string[] {
+  const errors: string[] = [];
+  const report: Report = (message, pointer) => errors.push(`${message} [json-pointer:${pointer}]`);
+  if (!isObject(view)) {
+    report('must provide an object', '/view');
+    return errors;
+  }
+  if (view.type !== 'home') report('must be one of: home', '/view/type');
+  checkString(report, view.private_metadata, '/view/private_metadata', { max: SLACK_LIMITS.privateMetadata });
+  checkString(report, view.callback_id, '/view/callback_id', { max: SLACK_LIMITS.callbackId });
+  checkString(report, view.external_id, '/view/external_id', { max: SLACK_LIMITS.externalId });
+  errors.push(...validateBlocks(view.blocks, 'home', '/view/blocks'));
   return errors;
 }

@@ -33,7 +33,7 @@ import { askPostKey } from '../slack-marks.js';
 import { inAllowedGroup, mayAnswer } from './answerer-check.js';
 import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
-import { comesFromAskMessage } from './message-match.js';
+import { comesFromAskMessage, comesFromInbox } from './message-match.js';
 import { PostAckQueue } from './post-ack-queue.js';
 import { handleReplyDecision } from './reply-answers.js';
 
@@ -116,10 +116,11 @@ async function handleAction(
   deps: SlackHandlerDeps,
   client: WebClient,
   payload: BlockActionBody,
-  target: NoticeTarget,
+  clickTarget: NoticeTarget,
   ack: () => Promise<void>,
   afterAck: Limiter,
 ): Promise<void> {
+  let target = clickTarget;
   const action = payload.actions[0];
   const kind = action ? parseActionId(action.action_id) : null;
   // Ticking a checkbox or choosing a radio button changes nothing until Submit.
@@ -134,6 +135,14 @@ async function handleAction(
   const now = () => new Date(deps.engine.now()).toISOString();
 
   const ask = await store.getAsk(ref.turnId, ref.askId);
+  // A click in the Home tab has no channel: its notices go to the ask's thread.
+  if (!target.channel && ask) {
+    target = {
+      channel: ask.conversation.channel,
+      userId,
+      threadTs: ask.conversation.threadTs || parseMessageRef(ask.messageRef)?.ts,
+    };
+  }
   if (!ask) {
     await ack();
     await notify(client, deps.engine.log, target, askClosedText());
@@ -143,7 +152,12 @@ async function handleAction(
     channel: payload.container?.channel_id ?? payload.channel?.id,
     messageTs: payload.container?.message_ts ?? payload.message?.ts,
   };
-  if (!comesFromAskMessage(ask, claimed) && !(await justPosted(deps, ask, claimed))) {
+  const fromInbox = comesFromInbox(ref.askId, {
+    container: payload.container,
+    view: payload.view,
+    blockId: action.block_id,
+  });
+  if (!fromInbox && !comesFromAskMessage(ask, claimed) && !(await justPosted(deps, ask, claimed))) {
     await ack();
     deps.engine.log.warn(
       { askId: ref.askId, userId, ...claimed, storedMessage: ask.messageRef },

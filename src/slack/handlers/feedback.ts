@@ -37,13 +37,19 @@ export async function notify(
  * whatever order clicks arrive in). A refused update is logged, never thrown (the answer is already stored).
  */
 export async function syncAskMessageQuietly(
-  deps: Pick<SlackHandlerDeps, 'engine' | 'marks'>,
+  deps: Pick<SlackHandlerDeps, 'engine' | 'marks' | 'homes'>,
   client: WebClient,
   ask: AskRecord,
 ): Promise<void> {
+  const homes = deps.homes;
   try {
     await syncAskMessage(
-      { client, marks: deps.marks, readAsk: () => deps.engine.store.getAsk(ask.scope, ask.askId) },
+      {
+        client,
+        marks: deps.marks,
+        readAsk: () => deps.engine.store.getAsk(ask.scope, ask.askId),
+        ...(homes ? { onDrawn: (drawn: AskRecord) => homes.askChanged(client, drawn) } : {}),
+      },
       ask.askId,
       ask,
     );
@@ -57,7 +63,7 @@ export async function syncAskMessageQuietly(
  * ("already answered by @x", "not allowed", "closed") when it changed nothing.
  */
 export async function reportTransition(
-  deps: Pick<SlackHandlerDeps, 'engine' | 'marks'>,
+  deps: Pick<SlackHandlerDeps, 'engine' | 'marks' | 'homes'>,
   client: WebClient,
   result: AskTransitionResult,
   target: NoticeTarget,

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { EngineDeps } from '../../agent/engine-deps.js';
 import type { ThreadFollow } from '../../config/types.js';
+import type { HomeTab } from '../home-tab.js';
 import type { SlackMarks } from '../slack-marks.js';
 
 /**
@@ -24,4 +25,6 @@ export interface SlackHandlerDeps {
   eventDedupeMs?: number;
   /** Members of a user group, for answerer lists that name groups (cached by the caller if needed). */
   groupMembers(client: WebClient, groupId: string): Promise<string[]>;
+  /** The inbox and Home tab (`app_home_opened`, `/holdpoint asks`); absent: neither is served. */
+  homes?: HomeTab;
 }

@@ -1,4 +1,5 @@
 import type { AskRecord } from '../../asks/types.js';
+import { HOME_VIEW_CALLBACK_ID, inboxAskOfBlockId, shortAskId } from '../blocks/action-ids.js';
 import { parseMessageRef } from '../message-ref.js';
 
 /** Where a click or submission says it came from: the channel and `ts` of the message holding the control. */
@@ -22,4 +23,29 @@ export function comesFromAskMessage(ask: AskRecord, claimed: ClaimedMessage): bo
 /** Whether a thread reply in `channel`/`threadTs` is in the thread where `ask` was asked. Pure. */
 export function inAskThread(ask: AskRecord, channel: string, threadTs: string | undefined): boolean {
   return ask.conversation.channel === channel && ask.conversation.threadTs === threadTs;
+}
+
+/** Where a click says it came from, as far as the inbox check needs it (a `block_actions` payload's parts). */
+export interface ClaimedInboxClick {
+  container?: { type?: string | undefined; is_ephemeral?: boolean | undefined } | undefined;
+  view?: { type?: string | undefined; callback_id?: string | undefined } | undefined;
+  /** The block_id of the clicked control. */
+  blockId: string | undefined;
+}
+
+/**
+ * Whether a click comes from a row of the inbox that shows `askId`: holdpoint's Home tab view (type `home`,
+ * callback_id `hp.home`) or an ephemeral message (the `/holdpoint asks` reply), and the clicked control's
+ * block is an inbox row of that very ask (`hp.inbox.<askIdShort>…`). Views and ephemerals have no stored
+ * message to compare with; this is their counterpart of {@link comesFromAskMessage}, and the click is then
+ * checked against the stored ask like any other (open, unanswered, person allowed). Pure.
+ */
+export function comesFromInbox(askId: string, claimed: ClaimedInboxClick): boolean {
+  const home =
+    claimed.container?.type === 'view' &&
+    claimed.view?.type === 'home' &&
+    claimed.view.callback_id === HOME_VIEW_CALLBACK_ID;
+  const ephemeral = claimed.container?.type === 'message' && claimed.container.is_ephemeral === true;
+  if (!home && !ephemeral) return false;
+  return inboxAskOfBlockId(claimed.blockId) === shortAskId(askId);
 }

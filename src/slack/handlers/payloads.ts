@@ -8,16 +8,23 @@ export const blockActionBodySchema = z.object({
   channel: z.object({ id: z.string() }).optional(),
   container: z
     .object({
+      // `message` (is_ephemeral true for an ephemeral one) or `view` (a Home tab or modal).
+      type: z.string().optional(),
+      is_ephemeral: z.boolean().optional(),
+      view_id: z.string().optional(),
       channel_id: z.string().optional(),
       message_ts: z.string().optional(),
       thread_ts: z.string().optional(),
     })
     .optional(),
   message: z.object({ ts: z.string().optional(), thread_ts: z.string().optional() }).optional(),
+  // A click in a view (the Home tab) carries the view.
+  view: z.object({ type: z.string().optional(), callback_id: z.string().optional() }).loose().optional(),
   actions: z
     .array(
       z.object({
         action_id: z.string(),
+        block_id: z.string().optional(),
         value: z.string().optional(),
         type: z.string(),
         // Overflow menus send the chosen option.

@@ -2,7 +2,11 @@
  * The in-memory workspace behind the fake Slack Web API: messages, ephemerals, views, user groups, users,
  * and one handler per supported Web API method, answering the way Slack does (ok / error codes).
  */
-import { validateBlocks, validateModalView } from '../../../src/slack/blocks/validate-blocks.js';
+import {
+  validateBlocks,
+  validateHomeView,
+  validateModalView,
+} from '../../../src/slack/blocks/validate-blocks.js';
 import { isTrue, stringArg } from './parse-request.js';
 import type { FakeSlackEphemeral, FakeSlackMessage } from './types.js';
 
@@ -39,6 +43,8 @@ export class FakeSlackState {
   readonly messages: FakeSlackMessage[] = [];
   readonly ephemerals: FakeSlackEphemeral[] = [];
   readonly views = new Map<string, Record<string, unknown>>();
+  /** The Home tab view published for each user (`views.publish`), by user id. */
+  readonly homeViews = new Map<string, Record<string, unknown>>();
   readonly userGroups = new Map<string, string[]>();
   readonly users = new Map<
     string,
@@ -311,6 +317,43 @@ export class FakeSlackState {
             );
       if (existing === undefined) return fail('not_found');
       return this.storeView(args, existing.id as string);
+    },
+
+    'views.publish': (args) => {
+      // Slack: user_id is required and must be a user of the workspace; the view must be a valid home view
+      // (type home, ≤ 100 blocks, unique block_ids…); a `hash` that is not the current view's is refused.
+      const userId = stringArg(args, 'user_id');
+      if (userId === undefined)
+        return fail('invalid_arguments', {
+          response_metadata: { messages: ['[ERROR] missing required field: user_id'] },
+        });
+      if (!/^[UW][A-Z0-9]{2,}$/.test(userId) || userId === this.botUserId) return fail('user_not_found');
+      const view = args.view;
+      if (typeof view !== 'object' || view === null)
+        return fail('invalid_arguments', {
+          response_metadata: { messages: ['[ERROR] missing required field: view'] },
+        });
+      const errors = validateHomeView(view);
+      if (errors.length > 0)
+        return fail('invalid_arguments', {
+          response_metadata: { messages: errors.map((error) => `[ERROR] ${error}`) },
+        });
+      const existing = this.homeViews.get(userId);
+      const hash = stringArg(args, 'hash');
+      if (hash !== undefined && existing !== undefined && existing.hash !== hash)
+        return fail('hash_conflict');
+      this.viewCounter += existing === undefined ? 1 : 0;
+      const stored = {
+        ...(view as Record<string, unknown>),
+        id: (existing?.id as string | undefined) ?? `VHOME${String(this.viewCounter).padStart(4, '0')}`,
+        team_id: this.teamId,
+        app_id: 'A0APP',
+        bot_id: this.botId,
+        hash: `${Date.now()}.${this.viewCounter}.${Math.random().toString(36).slice(2, 8)}`,
+        state: { values: {} },
+      };
+      this.homeViews.set(userId, stored);
+      return ok({ view: stored });
     },
 
     'conversations.replies': (args) => {

@@ -2,7 +2,7 @@
  * A local fake of the Slack Web API for tests: node:http on 127.0.0.1 and a free port. It records every
  * call, rejects like Slack (unknown_method, not_authed, invalid_auth, invalid_blocks with Slack-style
  * `errors`, message_not_found, cant_update_message …), can answer 429 with `Retry-After`, and keeps a
- * small workspace (messages, threads, metadata, reactions, ephemerals, views, user groups) so that
+ * small workspace (messages, threads, metadata, reactions, ephemerals, views, Home tabs, user groups) so that
  * conversations.replies and chat.update behave. POSTs to `/response_url/…` are recorded too.
  *
  * Use: `const fake = await startFakeSlack(); new WebClient(fake.botToken, { slackApiUrl: fake.url })`,
@@ -223,6 +223,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     seedUser: (user) => {
       state.users.set(user.id, user);
     },
+    homeView: (userId) => state.homeViews.get(userId),
     ephemerals: state.ephemerals,
     responseUrl: (id) => {
       responseUrlCounter += 1;

@@ -140,6 +140,8 @@ export interface FakeSlack {
     display_name?: string;
     is_bot?: boolean;
   }): void;
+  /** The Home tab view last published for `userId` (`views.publish`), or undefined. */
+  homeView(userId: string): Record<string, unknown> | undefined;
   /** Ephemerals sent so far. */
   ephemerals: FakeSlackEphemeral[];
   /** A local response_url whose POSTs are recorded in {@link responseUrlPosts}. */

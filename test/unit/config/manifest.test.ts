@@ -8,8 +8,23 @@ const manifestSchema = z.object({
   _metadata: z.object({ major_version: z.literal(1) }),
   display_information: z.object({ name: z.string().min(1).max(35), description: z.string().min(1).max(140) }),
   features: z.object({
-    app_home: z.object({ messages_tab_enabled: z.boolean(), messages_tab_read_only_enabled: z.boolean() }),
+    app_home: z.object({
+      home_tab_enabled: z.boolean(),
+      messages_tab_enabled: z.boolean(),
+      messages_tab_read_only_enabled: z.boolean(),
+    }),
     bot_user: z.object({ display_name: z.string().min(1).max(80) }),
+    slash_commands: z
+      .array(
+        z.object({
+          command: z.string().regex(/^\/[a-z0-9_-]{1,31}$/),
+          description: z.string().min(1).max(2000),
+          usage_hint: z.string().max(1000).optional(),
+          url: z.string().optional(),
+          should_escape: z.boolean().optional(),
+        }),
+      )
+      .optional(),
   }),
   oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }) }),
   settings: z.object({
@@ -57,7 +72,8 @@ describe('manifest.yml', () => {
   });
 
   it('every event has the scope it needs', () => {
-    const needs: Record<string, string> = {
+    const needs: Record<string, string | null> = {
+      app_home_opened: null,
       app_mention: 'app_mentions:read',
       'message.im': 'im:history',
       'message.channels': 'channels:history',
@@ -65,7 +81,17 @@ describe('manifest.yml', () => {
       'message.mpim': 'mpim:history',
     };
     for (const event of manifest.settings.event_subscriptions.bot_events) {
-      expect(manifest.oauth_config.scopes.bot, event).toContain(needs[event]);
+      expect(needs, event).toHaveProperty([event]);
+      const scope = needs[event];
+      if (scope) expect(manifest.oauth_config.scopes.bot, event).toContain(scope);
     }
+  });
+
+  it('has the Home tab and the /holdpoint command (with the commands scope), with no URL in Socket Mode', () => {
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    const commands = manifest.features.slash_commands ?? [];
+    expect(commands.map((command) => command.command)).toEqual(['/holdpoint']);
+    expect(commands[0]?.url).toBeUndefined();
+    expect(manifest.oauth_config.scopes.bot).toContain('commands');
   });
 });

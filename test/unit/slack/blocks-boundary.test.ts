@@ -13,6 +13,8 @@ const files = [
     .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
     .map((name) => join(root, 'src/slack/blocks', name)),
   join(root, 'src/slack/mrkdwn.ts'),
+  // Pure (zod only): where an ask's message is, for the inbox's links.
+  join(root, 'src/slack/message-ref.ts'),
 ];
 const ALLOWED_OUTSIDE = new Set([
   'src/ask/types.ts',
@@ -40,7 +42,10 @@ describe('src/slack/blocks boundary', () => {
         const specifier = match[2] ?? '';
         if (specifier.startsWith('.')) {
           const target = relative(root, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts');
-          const inside = target.startsWith('src/slack/blocks/') || target === 'src/slack/mrkdwn.ts';
+          const inside =
+            target.startsWith('src/slack/blocks/') ||
+            target === 'src/slack/mrkdwn.ts' ||
+            target === 'src/slack/message-ref.ts';
           expect(inside || ALLOWED_OUTSIDE.has(target), `${specifier} from ${file}`).toBe(true);
         } else if (specifier === '@slack/types') {
           expect(typeOnly, `@slack/types must be imported as types only in ${file}`).toBe(true);
