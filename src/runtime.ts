@@ -230,7 +230,7 @@ export async function startRuntime(
   logger: Logger,
   tuning: RuntimeTuning = {},
 ): Promise<Runtime> {
-  const connections = createRedisConnections(config.redis.url);
+  const connections = createRedisConnections(config.redis.url, { cluster: config.redis.cluster });
   /** Aborted when running jobs outlive the shutdown bound. */
   const shutdown = new AbortController();
   logRedisConnection(connections.bullmq, 'bullmq', logger);
@@ -293,7 +293,7 @@ export async function startRuntime(
     // serve the API also listen, so their long-polls and MCP calls return at once.
     let subscriber: ReturnType<typeof createSubscriberConnection> | null = null;
     if (serveApi) {
-      const opened = createSubscriberConnection(config.redis.url);
+      const opened = createSubscriberConnection(config.redis.url, { cluster: config.redis.cluster });
       subscriber = opened;
       logRedisConnection(opened, 'subscriber', logger);
       closers.push(() => opened.closeQuietly());

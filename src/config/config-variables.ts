@@ -104,6 +104,16 @@ export const CONFIG_VARIABLES = [
     secret: false,
   },
   {
+    name: 'REDIS_CLUSTER',
+    group: 'Redis and HTTP',
+    required: false,
+    requiredWhen: null,
+    default: 'off',
+    description:
+      'on: REDIS_URL is one node of a Redis Cluster (its other nodes are discovered; the password and TLS of the URL apply to all); off: one Redis server.',
+    secret: false,
+  },
+  {
     name: 'MODEL',
     group: 'Model',
     required: false,

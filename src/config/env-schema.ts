@@ -216,6 +216,10 @@ export function createEnvSchema(options: EnvSchemaOptions) {
         `METRICS_TOKEN is ${metricsToken.length} characters; use at least ${API_TOKEN_MIN_LENGTH} (e.g. openssl rand -hex 32), or unset it`,
       );
     const redisUrl = withDefault('REDIS_URL');
+    const clusterText = withDefault('REDIS_CLUSTER').toLowerCase();
+    if (clusterText !== 'on' && clusterText !== 'off')
+      problem('REDIS_CLUSTER', `${shown('REDIS_CLUSTER', withDefault('REDIS_CLUSTER'))} is not on or off`);
+    const redisCluster = clusterText === 'on';
     if (parseHttpUrl(redisUrl, ['redis:', 'rediss:']) === null) {
       problem(
         'REDIS_URL',
@@ -513,7 +517,7 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       slack,
       threads: { follow: threadFollow },
       http: { port, metricsToken },
-      redis: { url: redisUrl },
+      redis: { url: redisUrl, cluster: redisCluster },
       model,
       systemPrompt,
       systemPromptSource,

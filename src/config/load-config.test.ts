@@ -34,7 +34,7 @@ describe('loadConfig: valid environments', () => {
       },
       threads: { follow: 'mention' },
       http: { port: 3000, metricsToken: null },
-      redis: { url: 'redis://127.0.0.1:6379' },
+      redis: { url: 'redis://127.0.0.1:6379', cluster: false },
       model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5', apiKey: 'sk-ant-api03-abcdef' },
       systemPrompt: DEFAULT_SYSTEM_PROMPT,
       systemPromptSource: 'default',
@@ -98,7 +98,7 @@ describe('loadConfig: valid environments', () => {
       },
       threads: { follow: 'all' },
       http: { port: 8080, metricsToken: 'm'.repeat(32) },
-      redis: { url: 'redis://:pw@redis:6379/2' },
+      redis: { url: 'redis://:pw@redis:6379/2', cluster: false },
       model: {
         provider: 'openai',
         modelId: 'gpt-4.1',
@@ -189,6 +189,22 @@ describe('loadConfig: valid environments', () => {
     },
   );
 
+  it.each([
+    [{}, false],
+    [{ REDIS_CLUSTER: 'on' }, true],
+    [{ REDIS_CLUSTER: 'OFF' }, false],
+  ])('REDIS_CLUSTER %j', (env, cluster) => {
+    expect(loadConfig({ ...socketEnv, ...env }).redis.cluster).toBe(cluster);
+  });
+
+  it.each([
+    [{}, true],
+    [{ REPLY_STREAMING: 'off' }, false],
+    [{ REPLY_STREAMING: 'On' }, true],
+  ])('REPLY_STREAMING %j', (env, streams) => {
+    expect(loadConfig({ ...socketEnv, ...env }).agent.streamReplies).toBe(streams);
+  });
+
   it.each(['all', 'web', 'worker'] as const)('ROLE=%s', (role) => {
     expect(loadConfig({ ...socketEnv, ROLE: role }).role).toBe(role);
   });
@@ -254,6 +270,8 @@ describe('loadConfig: problems', () => {
     ['PORT', { PORT: '70000' }, 'PORT=70000 is not a whole number from 0 to 65535'],
     ['PORT', { PORT: '3000x' }, 'PORT=3000x is not a whole number from 0 to 65535'],
     ['REDIS_URL', { REDIS_URL: 'http://redis:6379' }, 'REDIS_URL=http://redis:6379 is not a Redis URL'],
+    ['REDIS_CLUSTER', { REDIS_CLUSTER: 'yes' }, 'REDIS_CLUSTER=yes is not on or off'],
+    ['REPLY_STREAMING', { REPLY_STREAMING: '1' }, 'REPLY_STREAMING=1 is not on or off'],
     ['MODEL', { MODEL: 'claude-sonnet-4-5' }, 'MODEL=claude-sonnet-4-5 is not <provider>:<model id>'],
     ['MODEL', { MODEL: 'gemini:pro' }, 'MODEL=gemini:pro is not <provider>:<model id>'],
     ['MODEL', { MODEL: 'openai:' }, 'MODEL=openai: is not <provider>:<model id>'],

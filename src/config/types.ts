@@ -80,6 +80,8 @@ export interface Config {
   redis: {
     /** `redis://` or `rediss://` URL; may hold a password (log it only through `redactUrl`). */
     url: string;
+    /** Whether `url` is one node of a Redis Cluster (`REDIS_CLUSTER`). */
+    cluster: boolean;
   };
   model: ModelConfig;
   /** The system prompt text (from `SYSTEM_PROMPT`, `SYSTEM_PROMPT_FILE`, or the default). */

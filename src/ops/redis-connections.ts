@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { CoalescingRedis } from './coalescing-redis.js';
 
 /** Defaults of the request-path client (see {@link createRedisConnections}). */
@@ -24,6 +24,11 @@ export interface RedisConnectionsOptions {
   };
   /** Extra ioredis options for both clients (e.g. `tls`); the retry options above win. */
   base?: RedisOptions;
+  /**
+   * `url` is one node of a Redis Cluster (`REDIS_CLUSTER=on`): the clients are ioredis `Cluster`s, which
+   * find the other nodes and follow MOVED/ASK redirects. Default false.
+   */
+  cluster?: boolean;
 }
 
 /** The two Redis clients of a process. */
@@ -56,6 +61,7 @@ export interface RedisConnections {
 export function createRedisConnections(url: string, options: RedisConnectionsOptions = {}): RedisConnections {
   const name = options.connectionName ?? 'holdpoint';
   const lazyConnect = options.lazyConnect ?? false;
+  if (options.cluster) return createClusterConnections(url, options);
   // First: its constructor throws on a bad maxBatch, before any connection is open.
   const request = new CoalescingRedis(url, {
     ...options.base,
@@ -89,6 +95,68 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
 }
 
 /**
+ * {@link createRedisConnections} for a Redis Cluster: the same two roles with the same bounds, as ioredis
+ * `Cluster` clients (no command grouping on the request path: a cluster client already groups by node).
+ */
+function createClusterConnections(url: string, options: RedisConnectionsOptions): RedisConnections {
+  const name = options.connectionName ?? 'holdpoint';
+  const lazyConnect = options.lazyConnect ?? false;
+  const request = clusterClient(
+    url,
+    {
+      ...options.base,
+      connectionName: `${name}-request`,
+      maxRetriesPerRequest:
+        options.request?.maxRetriesPerRequest ?? REQUEST_CLIENT_DEFAULTS.maxRetriesPerRequest,
+      commandTimeout: options.request?.commandTimeoutMs ?? REQUEST_CLIENT_DEFAULTS.commandTimeoutMs,
+    },
+    lazyConnect,
+  );
+  const bullmq = clusterClient(
+    url,
+    {
+      ...options.base,
+      connectionName: `${name}-bullmq`,
+      maxRetriesPerRequest: null,
+    },
+    lazyConnect,
+  );
+  const ignore = (): void => {};
+  bullmq.on('error', ignore);
+  request.on('error', ignore);
+  return {
+    bullmq,
+    request,
+    async close() {
+      await Promise.all([closeClient(bullmq), closeClient(request)]);
+    },
+  };
+}
+
+/**
+ * An ioredis `Cluster` seeded with the node of `url` (its user, password and `rediss:` TLS go to every
+ * node). Typed as `Redis`: the store, the Lua loader and BullMQ use only the command API both share
+ * (ioredis documents `Cluster` as taking the same commands; BullMQ accepts either as `connection`).
+ * @throws TypeError when `url` is not a URL (the config check catches that first).
+ */
+export function clusterClient(url: string, nodeOptions: RedisOptions, lazyConnect = false): Redis {
+  const parsed = new URL(url);
+  const port = Number(parsed.port || 6379);
+  const cluster = new Cluster([{ host: parsed.hostname, port }], {
+    lazyConnect,
+    enableReadyCheck: true,
+    enableOfflineQueue: true,
+    redisOptions: {
+      ...nodeOptions,
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+      ...(parsed.protocol === 'rediss:' ? { tls: nodeOptions.tls ?? {} } : {}),
+    },
+  });
+  return cluster as unknown as Redis;
+}
+
+/**
  * A connection for pub/sub subscriptions only (a subscribed client cannot send other commands): retries
  * forever and resubscribes after a reconnect (ioredis `autoResubscribe`). Its errors are ignored until the
  * caller adds a listener, as with {@link createRedisConnections}.
@@ -96,14 +164,18 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
  */
 export function createSubscriberConnection(
   url: string,
-  options: Pick<RedisConnectionsOptions, 'connectionName' | 'base'> = {},
+  options: Pick<RedisConnectionsOptions, 'connectionName' | 'base' | 'cluster'> = {},
 ): Redis & { closeQuietly(): Promise<void> } {
-  const subscriber = new Redis(url, {
+  const subscriberOptions: RedisOptions = {
     ...options.base,
     connectionName: `${options.connectionName ?? 'holdpoint'}-subscriber`,
     maxRetriesPerRequest: null,
     autoResubscribe: true,
-  });
+  };
+  // In a cluster, PUBLISH on any node reaches subscribers on every node.
+  const subscriber = options.cluster
+    ? clusterClient(url, subscriberOptions)
+    : new Redis(url, subscriberOptions);
   subscriber.on('error', () => {});
   return Object.assign(subscriber, { closeQuietly: () => closeClient(subscriber) });
 }

@@ -31,7 +31,9 @@ describe('StoreKeys', () => {
     expect(keys.slackPost('reply-T1')).toBe('hp:slack:post:reply-T1');
     expect(keys.slackThread('slack-C1-1.2')).toBe('hp:slack:thread:slack-C1-1.2');
     expect(keys.slackHeldReply('C1', '1.2')).toBe('hp:slack:reply:C1:1.2');
-    expect(keys.slackUserName('U0ALICE')).toBe('hp:slack:user:U0ALICE');
+    expect(keys.slackUserName('U0ALICE')).toBe('hp:{slack-users}:user:U0ALICE');
+    // One slot for all names: one MGET reads a thread's names, also in a Redis Cluster.
+    expect(clusterSlot(keys.slackUserName('U0ALICE'))).toBe(clusterSlot(keys.slackUserName('U0BOB')));
   });
 
   it('uses a configured prefix', () => {

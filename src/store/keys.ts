@@ -26,7 +26,8 @@ export interface AskRef {
  * - `p:slack:post:<postKey>`: Slack post mark (`pending` or the posted `ts`), for posting exactly once.
  * - `p:slack:thread:<threadKey>`: marks a Slack thread the bot takes part in.
  * - `p:slack:reply:<channel>:<ts>`: hash of a thread reply offered as an answer, until its author decides.
- * - `p:slack:user:<userId>`: a person's display name from `users.info` (with a TTL).
+ * - `p:{slack-users}:user:<userId>`: a person's display name from `users.info` (with a TTL); one hash tag
+ *   for all of them, so that one MGET reads a thread's names in a Redis Cluster too.
  * - `p:slack:home:viewers`: zset of people who opened the Home tab recently (member user id, score epoch ms).
  * - `p:slack:home:lock:<userId>` / `p:slack:home:dirty:<userId>`: publishing one person's Home view.
  *
@@ -121,9 +122,13 @@ export class StoreKeys {
     return `${this.prefix}:slack:reply:${channel}:${ts}`;
   }
 
-  /** A person's display name as `users.info` gave it: `<p>:slack:user:<userId>` (string, with a TTL). */
+  /**
+   * A person's display name as `users.info` gave it: `<p>:{slack-users}:user:<userId>` (string, with a TTL).
+   * Every name shares the `{slack-users}` hash tag: the history reads them with one MGET, which a Redis
+   * Cluster refuses across slots (CROSSSLOT).
+   */
   slackUserName(userId: string): string {
-    return `${this.prefix}:slack:user:${userId}`;
+    return `${this.prefix}:{slack-users}:user:${userId}`;
   }
 
   /** People who opened the Home tab recently: `<p>:slack:home:viewers` (zset, score = when, epoch ms). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LanguageModel } from 'ai';
 import type { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { type EngineConfig, type EngineDeps, withAskService } from '../../src/agent/engine-deps.js';
 import { type AgentTool, createToolRegistry } from '../../src/agent/tool-registry.js';
 import type { TurnStart } from '../../src/agent/turn-start.js';
@@ -15,6 +15,7 @@ import { createHoldpointWorker } from '../../src/jobs/worker.js';
 import { CoalescingRedis } from '../../src/ops/coalescing-redis.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
 import { RecordingSurface } from './recording-surface.js';
+import { isClusterRun, redisClientFor } from './redis-client.js';
 
 /** Options of {@link createHarness}. */
 export interface HarnessOptions {
@@ -64,8 +65,11 @@ export function createHarness(options: HarnessOptions): Harness {
   const prefix = options.prefix ?? `hpt-${randomUUID().slice(0, 8)}`;
   const queueName = options.queueName ?? `q-${prefix}`;
   // The store's client groups its writes as the production request client does (see CoalescingRedis).
-  const redis = new CoalescingRedis(options.redisUrl, { maxRetriesPerRequest: null });
-  const bullConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  // In a cluster run every client is an ioredis Cluster (and the store's is not grouped).
+  const redis = isClusterRun()
+    ? redisClientFor(options.redisUrl, { maxRetriesPerRequest: null })
+    : new CoalescingRedis(options.redisUrl, { maxRetriesPerRequest: null });
+  const bullConnection = redisClientFor(options.redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix });
   const surface = new RecordingSurface(redis, prefix);
   const queue = createHoldpointQueue(bullConnection, { name: queueName, prefix: `{${prefix}}` });
@@ -88,7 +92,7 @@ export function createHarness(options: HarnessOptions): Harness {
       : createHoldpointWorker(deps, {
           queueName,
           prefix: `{${prefix}}`,
-          connection: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+          connection: redisClientFor(options.redisUrl, { maxRetriesPerRequest: null }),
           concurrency: 8,
           lockDuration: options.lockDuration ?? 2000,
           stalledInterval: options.stalledInterval ?? 1000,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { inject } from 'vitest';
+import { redisClientFor } from './redis-client.js';
+
+export { isClusterRun, redisClientFor } from './redis-client.js';
 
 /** The Redis URL the global setup provided (private server or `REDIS_URL`). */
 export function testRedisUrl(): string {
@@ -12,7 +15,7 @@ export function uniquePrefix(label = 't'): string {
   return `hpt-${label}-${randomUUID().slice(0, 8)}`;
 }
 
-/** A plain ioredis client for assertions; call `quit()` when done. */
+/** A plain ioredis client (a cluster client in a cluster run) for assertions; call `quit()` when done. */
 export function testRedisClient(): Redis {
-  return new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+  return redisClientFor(testRedisUrl(), { maxRetriesPerRequest: null });
 }

@@ -10,7 +10,7 @@ import { watchAsk } from '../../../src/api/ask-changes.js';
 import { createSubscriberConnection } from '../../../src/ops/redis-connections.js';
 import { RedisAskChanges } from '../../../src/store/redis-ask-changes.js';
 import { waitFor } from '../../support/engine-harness.js';
-import { testRedisClient, testRedisUrl } from '../../support/redis.js';
+import { isClusterRun, testRedisClient, testRedisUrl } from '../../support/redis.js';
 
 let publisher: Redis;
 let subscriber: ReturnType<typeof createSubscriberConnection>;
@@ -20,7 +20,10 @@ const prefix = `hp-changes-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
   publisher = testRedisClient();
-  subscriber = createSubscriberConnection(testRedisUrl(), { connectionName: `${prefix}-test` });
+  subscriber = createSubscriberConnection(testRedisUrl(), {
+    connectionName: `${prefix}-test`,
+    cluster: isClusterRun(),
+  });
   changes = new RedisAskChanges(publisher, subscriber, { prefix });
   await changes.start();
   // Another process (a worker) announces on its own client, without subscribing.
