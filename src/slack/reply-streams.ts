@@ -193,7 +193,9 @@ class LiveStream implements ReplyStream {
       if (this.mode === 'replacing' && this.ts === null) return null;
       if (this.mode === 'streaming' && this.streamer) {
         try {
-          await this.streamer.stop({ metadata });
+          // Only status lines were streamed (tool calls, then a step without text): the reply's text ends it.
+          const rest = this.written.trim() === '' ? { markdown_text: replyText(text) } : {};
+          await this.streamer.stop({ metadata, ...rest });
           this.mode = 'closed';
           return this.streamer.ts ?? null;
         } catch (error) {

@@ -180,6 +180,27 @@ describe('streamed replies (REPLY_STREAMING=on)', () => {
     expect(botMessages(thread.channel, thread.threadTs)).toHaveLength(1);
   });
 
+  it('a stream of status lines only (a tool call, then no text): the reply text still ends it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hp-stream-'));
+    const config = join(dir, 'holdpoint.yaml');
+    writeFileSync(config, `mcpServers:\n${stdioServerYaml('deploy')}\napprovals: []\n`);
+    replay.enqueue(
+      'anthropic',
+      { toolCalls: [{ name: 'deploy_status', input: { service: 'payments-api' } }] },
+      { text: '' },
+    );
+    const app = await start({ HOLDPOINT_CONFIG: config });
+    const thread = newThread(fake);
+    await thread.mention(app);
+    const reply = await thread.waitForReply(20_000);
+    const message = fake.message(thread.channel, String(reply.args.ts));
+    expect(message?.tasks).toEqual([
+      expect.objectContaining({ title: 'Ran deploy_status', status: 'complete' }),
+    ]);
+    expect(slackTextToPlain(message?.text ?? '')).toBe('(The agent finished without a reply.)');
+    expect(botMessages(thread.channel, thread.threadTs)).toHaveLength(1);
+  });
+
   it('a worker SIGKILLed mid-stream: the retry replaces its message; one reply in the thread', async () => {
     replay.enqueue(
       'anthropic',
