@@ -409,6 +409,28 @@ async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   console.log(
     `5. bytes per paused turn: history ${history} B (JSON); turn key ${turnBytes} + ask key ${askBytes} + timeout job ${jobBytes} + index ~${indexBytes} = ${total} B; budget 1.1 x history + 4 KB = ${Math.round(budget)} B (${((total / budget) * 100).toFixed(0)}% of it)`,
   );
+  // Bytes sent to Redis per step of a turn with that history: each commit adds one ~200 B message. The
+  // store writes the head and the new messages only, so this stays flat as the history grows.
+  const stepTurn = turnRecord(randomUUID(), 20_000);
+  await store.createTurn(stepTurn);
+  let current = (await store.getTurn(stepTurn.turnId)) as TurnRecord;
+  const stepMessage = (n: number) => ({
+    role: 'assistant' as const,
+    content: `step ${n} ${'z'.repeat(200)}`,
+  });
+  await store.commitTurn({ ...current, messages: [...current.messages, stepMessage(0)] }, current.rev);
+  const netIn = async () => Number(/total_net_input_bytes:(\d+)/.exec(await redis.info('stats'))?.[1] ?? 0);
+  const steps = 50;
+  let sent = 0;
+  for (let n = 1; n <= steps; n++) {
+    current = (await store.getTurn(stepTurn.turnId)) as TurnRecord;
+    const before = await netIn();
+    await store.commitTurn({ ...current, messages: [...current.messages, stepMessage(n)] }, current.rev);
+    sent += (await netIn()) - before;
+  }
+  console.log(
+    `5b. bytes sent to Redis per step (commit of one ~215 B message): ${Math.round(sent / steps)} B with a ${history} B history (the history is not written again)`,
+  );
   await queue.obliterate({ force: true });
   await queue.close();
   await redis.quit();

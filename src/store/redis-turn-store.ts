@@ -32,7 +32,8 @@ import { RESOLVED_SCORE_BASE, resolvedScore } from './ask-index.js';
 import { type DefinitionCache, definitionCache, definitionDigest } from './definition-cache.js';
 import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
 import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
-import { deserializeTurnRecord, serializeTurnRecord } from './schemas.js';
+import { MessagePositions } from './message-positions.js';
+import { deserializeTurnHash, serializeTurnHead, serializeTurnMessage } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
 
 /** 7 days in ms. */
@@ -102,6 +103,8 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   readonly #endedRetentionMs: number;
   readonly #onBackgroundError: (error: unknown, operation: string) => void;
   readonly #definitions: DefinitionCache;
+  /** Which message objects are stored where, so that a commit writes only new messages. */
+  readonly #positions = new MessagePositions();
   /** Index moves waiting for the next flush (see #moveToUnresumed). */
   #indexBatch: Map<string, number> | null = null;
 
@@ -122,35 +125,56 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   async createTurn(turn: TurnRecord): Promise<boolean> {
     const key = this.keys.turn(turn.turnId);
     const ttl = ENDED.has(turn.status) ? this.#endedRetentionMs : this.#retentionMs;
+    const messages = turn.messages.map((message) => serializeTurnMessage(message, key));
     const reply = await this.#call('createTurn', key, () =>
-      this.#scripts.createTurn(key, serializeTurnRecord({ ...turn, rev: 1 }), ttl),
+      this.#scripts.createTurn(key, serializeTurnHead({ ...turn, rev: 1 }), ttl, ...messages),
     );
     const { code } = scriptReply(reply, key);
-    if (code === SCRIPT_CODE.ok) return true;
+    if (code === SCRIPT_CODE.ok) {
+      this.#positions.remember(key, turn.messages);
+      return true;
+    }
     if (code === SCRIPT_CODE.exists) return false;
     throw unknownCode(code, key);
   }
 
+  /**
+   * Reads a turn with one HGETALL: its head (checked) and its messages (one field each, parsed only), or a
+   * turn stored whole by an earlier version.
+   */
   async getTurn(turnId: string): Promise<TurnRecord | null> {
     const key = this.keys.turn(turnId);
-    const data = await this.#call('getTurn', key, () => this.#redis.hget(key, 'data'));
-    return data === null ? null : deserializeTurnRecord(data, key);
+    const fields = await this.#call('getTurn', key, () => this.#redis.hgetall(key));
+    const read = deserializeTurnHash(fields, key);
+    if (!read) return null;
+    // A turn stored whole is rewritten one message per field by its next commit (nothing is kept).
+    if (read.perField) this.#positions.remember(key, read.turn.messages);
+    return read.turn;
   }
 
+  /**
+   * Compare-and-set on `rev` that writes the head and only the messages after those already stored at the
+   * same index (see `message-positions.ts`): a step writes its new messages, not the history.
+   */
   async commitTurn(next: TurnRecord, expectedRev: number): Promise<CommitResult> {
     const key = this.keys.turn(next.turnId);
     const ended = ENDED.has(next.status);
-    const data = serializeTurnRecord({ ...next, rev: expectedRev + 1 });
+    const keep = this.#positions.storedPrefix(key, next.messages);
+    const added = next.messages.slice(keep).map((message) => serializeTurnMessage(message, key));
     const reply = await this.#call('commitTurn', key, () =>
       this.#scripts.commitTurn(
         key,
         String(expectedRev),
-        data,
+        serializeTurnHead({ ...next, rev: expectedRev + 1 }),
         ended ? this.#endedRetentionMs : this.#retentionMs,
         ended ? 'set' : 'extend',
+        String(keep),
+        ...added,
       ),
     );
-    return commitResultOf(reply, key);
+    const result = commitResultOf(reply, key);
+    if (result.ok) this.#positions.remember(key, next.messages);
+    return result;
   }
 
   async pauseTurn(next: TurnRecord, expectedRev: number, ask: AskDefinition): Promise<CommitResult> {
@@ -165,19 +189,24 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const added = await this.#call('pauseTurn', indexKey, () =>
       this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
     );
+    const keep = this.#positions.storedPrefix(turnKey, next.messages);
+    const messages = next.messages.slice(keep).map((message) => serializeTurnMessage(message, turnKey));
     const reply = await this.#call('pauseTurn', turnKey, () =>
       this.#scripts.pauseTurn(
         turnKey,
         askKey,
         String(expectedRev),
-        serializeTurnRecord({ ...next, rev: expectedRev + 1 }),
+        serializeTurnHead({ ...next, rev: expectedRev + 1 }),
         ask.timeoutMs + this.#retentionMs,
         json,
         ...askIndexFields(ask),
         digest,
+        String(keep),
+        ...messages,
       ),
     );
     const result = commitResultOf(reply, turnKey);
+    if (result.ok) this.#positions.remember(turnKey, next.messages);
     if (!result.ok && added === 1) {
       await this.#call('pauseTurn', indexKey, () => this.#redis.zrem(indexKey, member));
     }

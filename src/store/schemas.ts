@@ -31,7 +31,7 @@ const MESSAGE_ROLES = new Set(['system', 'user', 'assistant', 'tool']);
  * string or an array of objects with a string `type`. Parts are kept as stored (no stripping), so provider
  * metadata (`providerOptions`, e.g. Anthropic thinking signatures) and tool-call ids round-trip unchanged.
  */
-function isModelMessageShape(value: unknown): boolean {
+function isModelMessageShape(value: unknown): value is ModelMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { role, content } = value as { role?: unknown; content?: unknown };
   if (typeof role !== 'string' || !MESSAGE_ROLES.has(role)) return false;
@@ -79,6 +79,20 @@ const turnFields = {
 export const turnRecordSchema: z.ZodType<TurnRecord> = z.object({
   version: z.literal(TURN_RECORD_VERSION),
   ...turnFields,
+  status: z.enum(['running', 'paused', 'completed', 'failed']),
+  askCount: z.number().int().nonnegative(),
+  outbox: z.array(outboxEntrySchema),
+  triggerTs: z.string().min(1).optional(),
+});
+
+/**
+ * The head of a turn stored one message per field (hash field `head`): a version-2 TurnRecord without
+ * `messages`. Checked on every read; it is small (ids, counts, the outbox), whatever the history's length.
+ */
+const { messages: _messageList, ...turnHeadFields } = turnFields;
+const turnHeadSchema = z.object({
+  version: z.literal(TURN_RECORD_VERSION),
+  ...turnHeadFields,
   status: z.enum(['running', 'paused', 'completed', 'failed']),
   askCount: z.number().int().nonnegative(),
   outbox: z.array(outboxEntrySchema),
@@ -295,6 +309,64 @@ function unknownVersion(what: string, version: unknown, key: string, known: stri
 /** Serializes a turn for storage (JSON; dates are already ISO strings). */
 export function serializeTurnRecord(turn: TurnRecord): string {
   return JSON.stringify(turn);
+}
+
+/** A turn's head for hash field `head`: the record without `messages` (stored one per field). */
+export function serializeTurnHead(turn: TurnRecord): string {
+  const { messages: _messages, ...head } = turn;
+  return JSON.stringify(head);
+}
+
+/**
+ * One message for a field `m<i>` of a turn hash.
+ * @throws StateError `state_invalid_record` when it is not a ModelMessage (never stored, so a read need not check it deeply)
+ */
+export function serializeTurnMessage(message: ModelMessage, key: string): string {
+  if (!isModelMessageShape(message))
+    throw new StateError(
+      'state_invalid_record',
+      `Turn record for ${key} holds a message that is not a ModelMessage`,
+      {
+        fields: { key },
+      },
+    );
+  return JSON.stringify(message);
+}
+
+/**
+ * Reads a turn hash as HGETALL returns it: the per-field layout (`head`, `mcount`, `m0`…) with the head
+ * checked and the messages only parsed (each was checked when it was written), or a turn stored whole in
+ * field `data` (versions 1 and 2, see {@link deserializeTurnRecord}). Null for an empty hash (no such turn).
+ * @throws StateError `state_corrupt_record`, `state_unknown_version`, `state_invalid_record`
+ */
+export function deserializeTurnHash(
+  fields: Record<string, string>,
+  key: string,
+): { turn: TurnRecord; perField: boolean } | null {
+  if (fields.head === undefined) {
+    if (fields.data === undefined) return null;
+    return { turn: deserializeTurnRecord(fields.data, key), perField: false };
+  }
+  const value = parseJson(fields.head, 'Turn record', key);
+  const version = versionOf(value);
+  if (version !== TURN_RECORD_VERSION) throw unknownVersion('Turn record', version, key, 'version 2');
+  const head = checked(turnHeadSchema, value, 'Turn record', key);
+  const count = Number(fields.mcount ?? '0');
+  const messages: ModelMessage[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const text = fields[`m${index}`];
+    const message = text === undefined ? undefined : parseJson(text, 'Turn message', key);
+    if (!isModelMessageShape(message))
+      throw new StateError(
+        'state_corrupt_record',
+        `Turn record at ${key} lacks message ${index} of ${count}`,
+        {
+          fields: { key, index },
+        },
+      );
+    messages.push(message);
+  }
+  return { turn: { ...head, messages }, perField: true };
 }
 
 /**

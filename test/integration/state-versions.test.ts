@@ -62,7 +62,9 @@ async function storeVersionOneTurn(h: Harness, turnJson: string): Promise<string
   });
   if (!paused.ok) throw new Error('pause failed');
   await h.store.markAskShown(V1.turnId, V1.pendingAskId, Date.now(), 'msg-v1');
+  // The turn hash exactly as the earlier store wrote it: the whole record in `data`, and `rev`.
   const key = h.store.keys.turn(V1.turnId);
+  await h.redis.del(key);
   await h.redis.hset(key, 'data', turnJson, 'rev', String(V1.rev));
   return V1.pendingAskId;
 }

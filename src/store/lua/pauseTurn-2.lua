@@ -7,7 +7,7 @@
     KEYS[2] ask hash   <p>:{t:<turnId>}:ask:<askId>
 
     ARGV[1]  expected rev
-    ARGV[2]  TurnRecord JSON (its rev must be expected rev + 1)
+    ARGV[2]  the turn's head: TurnRecord JSON without `messages` (its rev must be expected rev + 1)
     ARGV[3]  TTL of both keys, ms (timeoutMs + retention); the turn TTL is only raised, never lowered
     ARGV[4]  AskDefinition JSON (field def, written once)
     ARGV[5]  question count (field qcount)
@@ -17,11 +17,14 @@
     ARGV[9]  timeout, ms (field timeoutMs)
     ARGV[10] createdAt, epoch ms (field createdAt)
     ARGV[11] digest of the AskDefinition JSON (field dsum, see definition-cache.ts)
+    ARGV[12] messages kept: how many stored messages of the turn stay as they are (see commitTurn-1.lua;
+             0 for a turn stored whole in field `data`, which is then rewritten one message per field)
+    ARGV[13..] the turn's messages after them, one JSON each
 
   Output: { code, rev }
      1  paused; rev is the new rev
     -1  not-found: no such turn
-    -5  conflict: the stored rev differs; rev is the stored rev
+    -5  conflict: the stored rev differs, or fewer messages are stored than ARGV[12] keeps; rev is the stored rev
     -7  exists: the ask id is taken; rev is the stored rev
 ]]
 local turn = KEYS[1]
@@ -36,9 +39,28 @@ end
 if redis.call('EXISTS', ask) == 1 then
   return { -7, tonumber(rev) }
 end
+local keep = tonumber(ARGV[12])
+local stored = tonumber(redis.call('HGET', turn, 'mcount') or '0')
+local whole = redis.call('HEXISTS', turn, 'data') == 1
+if whole then
+  stored = 0
+end
+if (whole and keep ~= 0) or keep > stored then
+  return { -5, tonumber(rev) }
+end
+if whole then
+  redis.call('HDEL', turn, 'data')
+end
+local count = keep + #ARGV - 12
+for i = count, stored - 1 do
+  redis.call('HDEL', turn, 'm' .. i)
+end
+for i = 13, #ARGV do
+  redis.call('HSET', turn, 'm' .. (keep + i - 13), ARGV[i])
+end
 local nextRev = tonumber(rev) + 1
 local ttl = tonumber(ARGV[3])
-redis.call('HSET', turn, 'rev', tostring(nextRev), 'data', ARGV[2])
+redis.call('HSET', turn, 'rev', tostring(nextRev), 'head', ARGV[2], 'mcount', tostring(count))
 local current = redis.call('PTTL', turn)
 if current >= 0 and current < ttl then
   redis.call('PEXPIRE', turn, ttl)

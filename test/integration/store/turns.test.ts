@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { TurnRecord } from '../../../src/agent/turn-record.js';
 import { StateError, SystemError } from '../../../src/errors.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
+import { isClusterRun, testRedisUrl } from '../../support/redis.js';
 import { freePort } from '../../support/redis-server.js';
 import { answer, makeAsk, makeTurn, pausedAsk, storeForTest } from './builders.js';
 
@@ -31,6 +33,88 @@ describe('createTurn / getTurn', () => {
     const ttl = await redis.pttl(store.keys.turn('create-ttl'));
     expect(ttl).toBeGreaterThan(RETENTION_MS - 5_000);
     expect(ttl).toBeLessThanOrEqual(RETENTION_MS);
+  });
+});
+
+/** A history of `count` alternating user/assistant messages of about 500 characters each. */
+function history(count: number): TurnRecord['messages'] {
+  return Array.from({ length: count }, (_, index) =>
+    index % 2 === 0
+      ? { role: 'user' as const, content: `question ${index}: ${'x'.repeat(480)}` }
+      : { role: 'assistant' as const, content: `answer ${index}: ${'y'.repeat(480)}` },
+  );
+}
+
+/** Bytes of the arguments of every command to `key` while `work` runs (Redis MONITOR). */
+async function bytesWrittenTo(key: string, work: () => Promise<unknown>): Promise<number> {
+  const monitor = await new Redis(testRedisUrl()).monitor();
+  let bytes = 0;
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (args.includes(key)) bytes += args.reduce((sum, arg) => sum + Buffer.byteLength(arg), 0);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await work();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  monitor.disconnect();
+  return bytes;
+}
+
+describe('append-only turn state: a commit writes only what changed', () => {
+  it.skipIf(isClusterRun())('a step adds its messages; the 20 KB history is not written again', async () => {
+    const turn = makeTurn('append-1', { messages: history(40) });
+    await store.createTurn(turn);
+    const key = store.keys.turn('append-1');
+    // A first step (which also loads the script into Redis, so that the measured call is an EVALSHA).
+    const first = (await store.getTurn('append-1')) as TurnRecord;
+    const warm = { ...first, messages: [...first.messages, { role: 'user' as const, content: 'warm' }] };
+    expect((await store.commitTurn(warm, first.rev)).ok).toBe(true);
+    const read = (await store.getTurn('append-1')) as TurnRecord;
+    const step = { role: 'assistant' as const, content: 'one more step' };
+    const next = { ...read, messages: [...read.messages, step], stepCount: 1 };
+    const historyBytes = read.messages.reduce((sum, message) => sum + JSON.stringify(message).length, 0);
+    const written = await bytesWrittenTo(key, () => store.commitTurn(next, read.rev));
+    // The head (ids, counts, outbox) and one message, not the ~20 KB of history.
+    expect(historyBytes).toBeGreaterThan(20_000);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(2_000);
+    expect(await store.getTurn('append-1')).toStrictEqual({ ...next, rev: read.rev + 1 });
+  });
+
+  const extra = { role: 'assistant' as const, content: 'extra' };
+
+  it('writes from the first changed message: a replaced last message, a shorter list, a list rebuilt elsewhere', async () => {
+    const turn = makeTurn('append-2', { messages: history(6) });
+    await store.createTurn(turn);
+    let current = (await store.getTurn('append-2')) as TurnRecord;
+    // The last message replaced (as a tool message gains a result), one added.
+    const replaced = [...current.messages.slice(0, 5), { role: 'user' as const, content: 'changed' }, extra];
+    expect((await store.commitTurn({ ...current, messages: replaced }, current.rev)).ok).toBe(true);
+    current = (await store.getTurn('append-2')) as TurnRecord;
+    expect(current.messages).toStrictEqual(replaced);
+    // Shorter: the fields past the end are gone.
+    const shorter = current.messages.slice(0, 2);
+    expect((await store.commitTurn({ ...current, messages: shorter }, current.rev)).ok).toBe(true);
+    current = (await store.getTurn('append-2')) as TurnRecord;
+    expect(current.messages).toStrictEqual(shorter);
+    expect(await redis.hexists(store.keys.turn('append-2'), 'm2')).toBe(0);
+    // Equal messages that this store never saw (another process rebuilt them) are written whole.
+    const other = new RedisTurnStore(redis, { prefix: store.keys.prefix });
+    const copies = structuredClone(current.messages);
+    expect((await other.commitTurn({ ...current, messages: [...copies, extra] }, current.rev)).ok).toBe(true);
+    expect((await store.getTurn('append-2'))?.messages).toStrictEqual([...copies, extra]);
+  });
+
+  it('a turn stored whole (field data, before this layout) is read, then rewritten one message per field', async () => {
+    const turn = { ...makeTurn('append-3', { messages: history(4) }), rev: 3 };
+    const key = store.keys.turn('append-3');
+    await redis.hset(key, 'rev', '3', 'data', JSON.stringify(turn));
+    const read = (await store.getTurn('append-3')) as TurnRecord;
+    expect(read).toStrictEqual(turn);
+    const next = { ...read, messages: [...read.messages, extra] };
+    expect((await store.commitTurn(next, 3)).ok).toBe(true);
+    expect(await redis.hexists(key, 'data')).toBe(0);
+    expect(await redis.hget(key, 'mcount')).toBe('5');
+    expect(await store.getTurn('append-3')).toStrictEqual({ ...next, rev: 4 });
   });
 });
 
