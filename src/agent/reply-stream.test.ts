@@ -29,11 +29,8 @@ describe('status lines', () => {
 
   const question = { kind: 'free_text', header: 'h', question: 'q', purpose: null } as unknown as AskQuestion;
   it.each([
-    [{ askId: 'a1', approval: null, questions: [question] }, 'Asked a question; waiting for an answer'],
-    [
-      { askId: 'a1', approval: null, questions: [question, question] },
-      'Asked 2 questions; waiting for answers',
-    ],
+    [{ askId: 'a1', approval: null, questions: [question] }, 'Asked a question (below)'],
+    [{ askId: 'a1', approval: null, questions: [question, question] }, 'Asked 2 questions (below)'],
     [
       {
         askId: 'a1',
@@ -46,13 +43,13 @@ describe('status lines', () => {
         },
         questions: [question, question],
       },
-      'Waiting for approval to run deploy_rollback, deploy_restart',
+      'Asked for approval to run deploy_rollback, deploy_restart',
     ],
   ])('a pause: %#', (ask, title) => {
     expect(waitingTask(ask as Parameters<typeof waitingTask>[0])).toEqual({
       id: 'ask-a1',
       title,
-      status: 'in_progress',
+      status: 'complete',
     });
   });
 });

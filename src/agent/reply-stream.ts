@@ -34,15 +34,18 @@ export async function closeStreamBefore(deps: EngineDeps, turn: TurnRecord, ask:
   await deps.surface.closeStream(turn.conversation, streamKey(turn.turnId, ask.ordinal), waitingTask(ask));
 }
 
-/** The status line of a pause: an approval or a question, and how many. Pure. */
+/**
+ * The last status line of a stretch that paused: a finished step ("Asked a question"), since the stream
+ * stops here and nothing updates it later; the ask's own message shows the wait and its outcome. Pure.
+ */
 export function waitingTask(ask: Pick<AskRecord, 'askId' | 'approval' | 'questions'>): StreamTask {
   const count = ask.questions.length;
   const title = ask.approval
-    ? `Waiting for approval to run ${ask.approval.calls.map((call) => call.toolName).join(', ')}`
+    ? `Asked for approval to run ${ask.approval.calls.map((call) => call.toolName).join(', ')}`
     : count === 1
-      ? 'Asked a question; waiting for an answer'
-      : `Asked ${count} questions; waiting for answers`;
-  return { id: `ask-${ask.askId}`, title, status: 'in_progress' };
+      ? 'Asked a question (below)'
+      : `Asked ${count} questions (below)`;
+  return { id: `ask-${ask.askId}`, title, status: 'complete' };
 }
 
 /** The status lines of a tool call: while it runs, and once it has a result. Pure. */

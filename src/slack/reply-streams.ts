@@ -97,6 +97,21 @@ export class SlackReplyStreams {
   }
 }
 
+/** Zero-width space: between `]` and `(` it keeps Markdown from reading a link, and shows nothing. */
+const ZERO_WIDTH_SPACE = '\u200b';
+
+/**
+ * Model text made safe for a stream's `markdown_text` (Markdown, not mrkdwn): `&`, `<`, `>` escaped as
+ * for mrkdwn (no `<!channel>`, `<@U…>` or `<url|label>`), and Markdown links and images (`[label](url)`,
+ * `[label][ref]`) broken with a zero-width space after the `]`, so model text cannot show a link under
+ * a label of its choosing; the URL itself still shows as text (and Slack links bare URLs as usual).
+ * `before` is the last character already streamed (a `](` may straddle two pieces). Pure.
+ */
+export function safeMarkdown(delta: string, before: string): string {
+  const escaped = escapeMrkdwn(delta).replace(/\](?=[([])/g, `]${ZERO_WIDTH_SPACE}`);
+  return before === ']' && /^[([]/.test(escaped) ? `${ZERO_WIDTH_SPACE}${escaped}` : escaped;
+}
+
 /** The mark recording that the stream under `key` was closed (its message is final). */
 function closedKey(key: string): string {
   return `${key}-closed`;
@@ -137,7 +152,7 @@ class LiveStream implements ReplyStream {
     return this.enqueue(async () => {
       const room = REPLY_TEXT_MAX - this.written.length;
       if (room <= 0) return;
-      const piece = escapeMrkdwn(delta).slice(0, room);
+      const piece = safeMarkdown(delta, this.written.at(-1) ?? '').slice(0, room);
       this.written += piece;
       if (await this.begin()) await this.send({ markdown_text: piece });
     });
@@ -194,7 +209,7 @@ class LiveStream implements ReplyStream {
       if (this.mode === 'streaming' && this.streamer) {
         try {
           // Only status lines were streamed (tool calls, then a step without text): the reply's text ends it.
-          const rest = this.written.trim() === '' ? { markdown_text: replyText(text) } : {};
+          const rest = this.written.trim() === '' ? { markdown_text: safeMarkdown(text, '') } : {};
           await this.streamer.stop({ metadata, ...rest });
           this.mode = 'closed';
           return this.streamer.ts ?? null;

@@ -214,8 +214,9 @@ export function renderAskMessage(ask: AskRecord, options: RenderAskMessageOption
       whoMayAnswerLine(ask, options.now),
       ...quorumLines(ask),
       deadlineLine(ask, deadline, options.now),
-      // An open free-text question can be answered by a thread reply: say how.
-      replyAnswerableQuestion(ask) >= 0 ? replyHintLine() : null,
+      // An open free-text question of a turn's ask can be answered by a thread reply: say how. (A program's
+      // ask has no turn holding its thread, so a reply there is no answer.)
+      ask.waiter.kind === 'turn' && replyAnswerableQuestion(ask) >= 0 ? replyHintLine() : null,
     ].filter((line): line is string => line !== null);
     blocks.push(context(ask, revision, 'x', 'due', lines.join('\n')));
   }

@@ -185,7 +185,10 @@ function rowText(ask: AskRecord, content: InboxContent, extra: string): string {
   const more = open > 1 ? ` _(+${open - 1} more ${open - 1 === 1 ? 'question' : 'questions'})_` : '';
   const lines = [
     `*<${askLink(ask, content.workspaceUrl)}|${title(ask, q)}>*`,
-    question && !ask.approval ? `${escapeAndTruncate(question.question, QUESTION_MAX)}${more}` : more.trim(),
+    question && !ask.approval
+      ? `${escapeAndTruncate(question.question, QUESTION_MAX)}${more}`
+      : // An approval is decided where its arguments are shown (the thread), never from a one-line row.
+        `Review the call and its arguments in the thread to approve or deny it.${more}`,
     `${deadlineText(ask, content.now)} · asked by ${escapeAndTruncate(askerLabel(ask.waiter), 60)}${
       ask.waiter.kind === 'turn' ? ` for ${mentionUser(ask.requestedBy)}` : ''
     } in <#${CHANNEL_ID.test(ask.conversation.channel) ? ask.conversation.channel : 'C0'}>`,
@@ -247,7 +250,9 @@ function answerControls(ask: AskRecord, content: InboxContent): ActionsBlock['el
   const elements: ActionsBlock['elements'] = [];
   const ref = (o: number | null) =>
     encodeActionValue({ turnId: ask.scope, askId: ask.askId, questionIndex: q, optionIndex: o });
-  if (question && ask.resolutions[q] === null) {
+  // No Approve or Deny here: the row does not show the call's arguments, so an approval is decided in the
+  // thread, where its message shows them (and "Show all").
+  if (question && ask.resolutions[q] === null && !ask.approval) {
     const options = question.options ?? [];
     if (question.kind === 'free_text' || options.length === 0) {
       elements.push({ ...button('Answer…', questionActionId('answer', q), ref(null)), style: 'primary' });

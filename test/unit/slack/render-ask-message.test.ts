@@ -386,6 +386,14 @@ describe('renderAskMessage content', () => {
     expect(JSON.stringify(two.blocks).split(replyHintLine())).toHaveLength(2);
   });
 
+  it("a program's ask (no turn holds its thread, so a reply is no answer) does not say to answer by reply", () => {
+    const program = askRecord({
+      questions: [freeTextQuestion()],
+      waiter: { kind: 'api', clientName: 'deploy-script' },
+    } as Partial<AskRecord>);
+    expect(JSON.stringify(renderAskMessage(program).blocks)).not.toContain(replyHintLine());
+  });
+
   it.each<[string, TimeoutPolicy, AskQuestion, string]>([
     [
       'recommended, default policy',

@@ -131,7 +131,7 @@ describe('renderInbox: controls of a row (the ask message action ids, values nam
     });
   }
 
-  it('an approval: Approve (primary), Deny (danger), Deny with reason…', () => {
+  it('an approval: no Approve or Deny in the row (its arguments are not shown there); review in the thread', () => {
     const ask = askRecord({
       questions: [choiceQuestion({ header: 'Approve', options: [option('Approve'), option('Deny')] })],
       approval: {
@@ -142,14 +142,11 @@ describe('renderInbox: controls of a row (the ask message action ids, values nam
     const blocks = blocksOf(content({ toAnswer: [ask] }), 'home');
     const actions = blocks.find((block) => block.type === 'actions');
     expect(actions?.elements?.map((element) => [element.text?.text, element.style])).toEqual([
-      ['Approve', 'primary'],
-      ['Deny', 'danger'],
-      ['Deny with reason…', undefined],
       ['Open thread', undefined],
     ]);
-    expect(
-      blocks.find((block) => block.type === 'section' && block.block_id.endsWith('.a'))?.text?.text,
-    ).toContain('Approve deploy.run?');
+    const row = blocks.find((block) => block.type === 'section' && block.block_id.endsWith('.a'))?.text?.text;
+    expect(row).toContain('Approve deploy.run?');
+    expect(row).toContain('Review the call and its arguments in the thread');
   });
 });
 
