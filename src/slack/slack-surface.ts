@@ -258,9 +258,14 @@ export class SlackSurface implements Surface {
     }
   }
 
+  /**
+   * `Name (<@U…>) wrote: text`. The text's own lines after the first are quoted (`> `), so a message cannot
+   * forge a line that reads like another person's attribution: only holdpoint starts a line with one.
+   */
   private userLine(userId: string, text: string, names: ReadonlyMap<string, string>): string {
     const who = userId === 'someone' ? userId : personLabel(userId, names);
-    return `${who} wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
+    const body = slackTextToPlain(text, this.options.botUserId).replace(/\r?\n/g, '\n> ');
+    return `${who} wrote: ${body}`;
   }
 
   /**

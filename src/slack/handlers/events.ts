@@ -11,6 +11,16 @@ const DEFAULT_THREAD_MEMORY_MS = 30 * 24 * 3600 * 1000;
 const DEFAULT_EVENT_DEDUPE_MS = 3600 * 1000;
 
 /**
+ * Message subtypes a person writes: a message with a file, and a thread reply also sent to the channel.
+ * Every other subtype (edits, deletions, joins, bot messages) starts nothing.
+ */
+const PERSON_SUBTYPES: ReadonlySet<string> = new Set(['file_share', 'thread_broadcast']);
+
+function writtenByPerson(event: MessageEvent): boolean {
+  return event.subtype === undefined || PERSON_SUBTYPES.has(event.subtype);
+}
+
+/**
  * Registers the triggers (the thread rules of the README). Bolt acks Events API requests before listeners
  * run, so work here happens after the ack; it only de-duplicates (by `event_id`, never by dropping
  * retries), stores and enqueues.
@@ -27,7 +37,7 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
     const parsed = messageEventSchema.safeParse(event);
     // A mention by another bot (two bots could mention each other forever), an edit, or one without an
     // author starts nothing: a turn needs a person who asked.
-    if (!parsed.success || parsed.data.bot_id || parsed.data.subtype || !parsed.data.user) return;
+    if (!parsed.success || parsed.data.bot_id || !writtenByPerson(parsed.data) || !parsed.data.user) return;
     await withStorage(deps, client, parsed.data, 'mention', async () => {
       if (await firstDelivery(deps, body))
         await onHumanMessage(deps, client, parsed.data, teamOf(body), 'mention');
@@ -38,7 +48,7 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
     const parsed = messageEventSchema.safeParse(message);
     if (!parsed.success) return;
     const event = parsed.data;
-    if (event.subtype || event.bot_id || !event.user || event.user === deps.botUserId) return;
+    if (!writtenByPerson(event) || event.bot_id || !event.user || event.user === deps.botUserId) return;
     const isDm = event.channel_type === 'im';
     // In channels only thread replies count, and a reply that mentions the bot arrives as app_mention too.
     if (!isDm && (!event.thread_ts || mentionsBot(deps, event))) return;

@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { submitTurn } from '../../agent/thread-admission.js';
 import type { QuestionResolution } from '../../ask/types.js';
 import type { ConversationRef } from '../../asks/conversation.js';
+import { latestDeadline } from '../../asks/follow-up.js';
 import type { AskRecord } from '../../asks/types.js';
 import { encodeReplyValue, type ReplyAction } from '../blocks/action-ids.js';
 import {
@@ -27,7 +28,10 @@ import type { MessageEvent } from './payloads.js';
 export const HELD_REPLY_TEXT_MAX = 4000;
 /** Most characters of a typed answer (as the answer modal allows). */
 const ANSWER_TEXT_MAX = 3000;
-/** A held reply lives until the ask's deadline plus this, in ms (at least this long without a deadline). */
+/**
+ * A held reply lives until the latest deadline a snooze could give the ask (`ASK_MAX_DEADLINE` after it was
+ * shown) plus this, in ms (at least this long without a deadline).
+ */
 const HELD_REPLY_GRACE_MS = 3600 * 1000;
 /** ...and never longer than this, in ms (7 days). */
 const HELD_REPLY_MAX_MS = 7 * 24 * 3600 * 1000;
@@ -63,6 +67,30 @@ export async function openFreeTextFor(
   }
   const questionIndex = replyAnswerableQuestion(ask);
   return questionIndex < 0 ? null : { ask, questionIndex };
+}
+
+/**
+ * The question a held reply answers when its author clicks Use: the free-text question this very reply
+ * already answered (a double click, here or in another process), else the question it was offered for
+ * while that is still open, else the first free-text question still open (a second reply for a second
+ * question); -1 when none is. Pure.
+ */
+export function questionForHeldReply(
+  ask: Pick<AskRecord, 'status' | 'questions' | 'resolutions'>,
+  offeredFor: number,
+  userId: string,
+  text: string,
+): number {
+  const usedHere = ask.resolutions.findIndex(
+    (resolution) =>
+      resolution?.source === 'thread_reply' &&
+      resolution.answeredBy === userId &&
+      resolution.other === text.slice(0, ANSWER_TEXT_MAX),
+  );
+  if (usedHere >= 0) return usedHere;
+  if (ask.questions[offeredFor]?.kind === 'free_text' && ask.resolutions[offeredFor] === null)
+    return offeredFor;
+  return replyAnswerableQuestion(ask);
 }
 
 function replyResolution(deps: SlackHandlerDeps, userId: string, text: string): QuestionResolution {
@@ -130,10 +158,9 @@ export async function offerReplyAsAnswer(
   if (!value || !slackTextToPlain(text, deps.botUserId).trim()) return false;
   if (!(await mayAnswer(deps, client, ask, userId, deps.engine.now()))) return false;
   const now = deps.engine.now();
-  const ttlMs = Math.min(
-    HELD_REPLY_MAX_MS,
-    Math.max(HELD_REPLY_GRACE_MS, (ask.deadline ?? now) - now + HELD_REPLY_GRACE_MS),
-  );
+  // Until the latest deadline a snooze could still give the ask, not only today's deadline.
+  const until = Math.max(ask.deadline ?? now, latestDeadline(ask));
+  const ttlMs = Math.min(HELD_REPLY_MAX_MS, Math.max(HELD_REPLY_GRACE_MS, until - now + HELD_REPLY_GRACE_MS));
   const held: HeldReply = {
     channel: event.channel,
     ts: event.ts,
@@ -225,7 +252,11 @@ export async function handleReplyDecision(
     return;
   }
   const ask = await deps.engine.store.getAsk(reply.turnId, reply.askId);
-  const question = ask?.questions[reply.questionIndex]?.question ?? '';
+  const text = slackTextToPlain(reply.text, deps.botUserId).trim();
+  // Offered for the first open free-text question; by now that may be answered (by an earlier reply).
+  const found = ask ? questionForHeldReply(ask, reply.questionIndex, userId, text) : -1;
+  const questionIndex = found < 0 ? reply.questionIndex : found;
+  const question = ask?.questions[questionIndex]?.question ?? '';
   const replyTarget: NoticeTarget = { channel: reply.channel, userId, threadTs: reply.threadTs };
 
   if (action.decision === 'dismiss') {
@@ -241,11 +272,10 @@ export async function handleReplyDecision(
     await replaceEphemeral(deps, respond, 'This question has closed; your reply was not used.');
     return;
   }
-  const text = slackTextToPlain(reply.text, deps.botUserId).trim();
   const result = await deps.engine.asks.record({
     turnId: reply.turnId,
     askId: reply.askId,
-    questionIndex: reply.questionIndex,
+    questionIndex,
     resolution: replyResolution(deps, userId, text),
     inAllowedGroup: await inAllowedGroup(deps, client, ask, userId, deps.engine.now()),
   });
@@ -260,7 +290,7 @@ export async function handleReplyDecision(
     );
   }
   // A double click (here or in another process) finds the question answered by this very reply: it was used.
-  const standing = result.ask?.resolutions[reply.questionIndex];
+  const standing = result.ask?.resolutions[questionIndex];
   const usedBefore =
     (result.status === 'already-resolved' || result.status === 'closed') &&
     standing?.source === 'thread_reply' &&
@@ -269,7 +299,7 @@ export async function handleReplyDecision(
   const used = result.status === 'recorded' || result.status === 'completed' || usedBefore;
   await afterAck(async () => {
     await replaceEphemeral(deps, respond, used ? replyUsedText(question) : replyNotUsedText());
-    if (!usedBefore) await reportTransition(deps, client, result, replyTarget, reply.questionIndex);
+    if (!usedBefore) await reportTransition(deps, client, result, replyTarget, questionIndex);
   });
 }
 
