@@ -33,7 +33,7 @@ import { type DefinitionCache, definitionCache, definitionDigest } from './defin
 import { type AskRef, askIndexMember, DEFAULT_KEY_PREFIX, parseAskIndexMember, StoreKeys } from './keys.js';
 import { defineStoreScripts, type ScriptCall, type ScriptName } from './lua/index.js';
 import { MessagePositions } from './message-positions.js';
-import { deserializeTurnHash, serializeTurnHead, serializeTurnMessage } from './schemas.js';
+import { deserializeTurnHash, serializeTurnChunk, serializeTurnHead } from './schemas.js';
 import { askTransitionStatusOf, SCRIPT_CODE, unknownCode } from './script-codes.js';
 
 /** 7 days in ms. */
@@ -125,13 +125,14 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   async createTurn(turn: TurnRecord): Promise<boolean> {
     const key = this.keys.turn(turn.turnId);
     const ttl = ENDED.has(turn.status) ? this.#endedRetentionMs : this.#retentionMs;
-    const messages = turn.messages.map((message) => serializeTurnMessage(message, key));
+    const count = turn.messages.length;
+    const chunk = count > 0 ? [serializeTurnChunk(turn.messages, key), String(count)] : [];
     const reply = await this.#call('createTurn', key, () =>
-      this.#scripts.createTurn(key, serializeTurnHead({ ...turn, rev: 1 }), ttl, ...messages),
+      this.#scripts.createTurn(key, serializeTurnHead({ ...turn, rev: 1 }), ttl, ...chunk),
     );
     const { code } = scriptReply(reply, key);
     if (code === SCRIPT_CODE.ok) {
-      this.#positions.remember(key, turn.messages);
+      this.#positions.remember(key, turn.messages, count > 0 ? [count] : []);
       return true;
     }
     if (code === SCRIPT_CODE.exists) return false;
@@ -139,28 +140,28 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   }
 
   /**
-   * Reads a turn with one HGETALL: its head (checked) and its messages (one field each, parsed only), or a
-   * turn stored whole by an earlier version.
+   * Reads a turn with one HGETALL: its head (checked) and its message chunks (parsed only), or a turn stored
+   * whole by an earlier version.
    */
   async getTurn(turnId: string): Promise<TurnRecord | null> {
     const key = this.keys.turn(turnId);
     const fields = await this.#call('getTurn', key, () => this.#redis.hgetall(key));
     const read = deserializeTurnHash(fields, key);
     if (!read) return null;
-    // A turn stored whole is rewritten one message per field by its next commit (nothing is kept).
-    if (read.perField) this.#positions.remember(key, read.turn.messages);
+    // A turn stored whole is rewritten in chunks by its next commit (nothing is kept).
+    if (read.chunkSizes) this.#positions.remember(key, read.turn.messages, read.chunkSizes);
     return read.turn;
   }
 
   /**
-   * Compare-and-set on `rev` that writes the head and only the messages after those already stored at the
-   * same index (see `message-positions.ts`): a step writes its new messages, not the history.
+   * Compare-and-set on `rev` that writes the head and, as one new chunk, only the messages after the chunks
+   * already stored unchanged (see `message-positions.ts`): a step writes its new messages, not the history.
    */
   async commitTurn(next: TurnRecord, expectedRev: number): Promise<CommitResult> {
     const key = this.keys.turn(next.turnId);
     const ended = ENDED.has(next.status);
-    const keep = this.#positions.storedPrefix(key, next.messages);
-    const added = next.messages.slice(keep).map((message) => serializeTurnMessage(message, key));
+    const delta = this.#positions.delta(key, next.messages);
+    const added = next.messages.slice(delta.keptMessages);
     const reply = await this.#call('commitTurn', key, () =>
       this.#scripts.commitTurn(
         key,
@@ -168,12 +169,13 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         serializeTurnHead({ ...next, rev: expectedRev + 1 }),
         ended ? this.#endedRetentionMs : this.#retentionMs,
         ended ? 'set' : 'extend',
-        String(keep),
-        ...added,
+        String(delta.keepChunks),
+        String(next.messages.length),
+        ...(added.length > 0 ? [serializeTurnChunk(added, key)] : []),
       ),
     );
     const result = commitResultOf(reply, key);
-    if (result.ok) this.#positions.remember(key, next.messages);
+    if (result.ok) this.#positions.rememberCommit(key, next.messages, delta);
     return result;
   }
 
@@ -189,8 +191,8 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const added = await this.#call('pauseTurn', indexKey, () =>
       this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
     );
-    const keep = this.#positions.storedPrefix(turnKey, next.messages);
-    const messages = next.messages.slice(keep).map((message) => serializeTurnMessage(message, turnKey));
+    const delta = this.#positions.delta(turnKey, next.messages);
+    const fresh = next.messages.slice(delta.keptMessages);
     const reply = await this.#call('pauseTurn', turnKey, () =>
       this.#scripts.pauseTurn(
         turnKey,
@@ -201,12 +203,13 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         json,
         ...askIndexFields(ask),
         digest,
-        String(keep),
-        ...messages,
+        String(delta.keepChunks),
+        String(next.messages.length),
+        ...(fresh.length > 0 ? [serializeTurnChunk(fresh, turnKey)] : []),
       ),
     );
     const result = commitResultOf(reply, turnKey);
-    if (result.ok) this.#positions.remember(turnKey, next.messages);
+    if (result.ok) this.#positions.rememberCommit(turnKey, next.messages, delta);
     if (!result.ok && added === 1) {
       await this.#call('pauseTurn', indexKey, () => this.#redis.zrem(indexKey, member));
     }

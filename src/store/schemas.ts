@@ -318,55 +318,66 @@ export function serializeTurnHead(turn: TurnRecord): string {
 }
 
 /**
- * One message for a field `m<i>` of a turn hash.
- * @throws StateError `state_invalid_record` when it is not a ModelMessage (never stored, so a read need not check it deeply)
+ * Messages for one chunk field `c<i>` of a turn hash: a JSON array.
+ * @throws StateError `state_invalid_record` when one is not a ModelMessage (never stored, so a read need not check it deeply)
  */
-export function serializeTurnMessage(message: ModelMessage, key: string): string {
-  if (!isModelMessageShape(message))
-    throw new StateError(
-      'state_invalid_record',
-      `Turn record for ${key} holds a message that is not a ModelMessage`,
-      {
-        fields: { key },
-      },
-    );
-  return JSON.stringify(message);
+export function serializeTurnChunk(messages: readonly ModelMessage[], key: string): string {
+  for (const message of messages) {
+    if (!isModelMessageShape(message))
+      throw new StateError(
+        'state_invalid_record',
+        `Turn record for ${key} holds a message that is not a ModelMessage`,
+        {
+          fields: { key },
+        },
+      );
+  }
+  return JSON.stringify(messages);
 }
 
 /**
- * Reads a turn hash as HGETALL returns it: the per-field layout (`head`, `mcount`, `m0`…) with the head
- * checked and the messages only parsed (each was checked when it was written), or a turn stored whole in
- * field `data` (versions 1 and 2, see {@link deserializeTurnRecord}). Null for an empty hash (no such turn).
+ * Reads a turn hash as HGETALL returns it: the chunked layout (`head`, `ccount`, `mcount`, chunks `c0`…,
+ * each a JSON array of messages) with the head checked and the messages only parsed (each was checked
+ * when it was written), or a turn stored whole in field `data` (versions 1 and 2, see
+ * {@link deserializeTurnRecord}; `chunkSizes` null). Null for an empty hash (no such turn).
  * @throws StateError `state_corrupt_record`, `state_unknown_version`, `state_invalid_record`
  */
 export function deserializeTurnHash(
   fields: Record<string, string>,
   key: string,
-): { turn: TurnRecord; perField: boolean } | null {
+): { turn: TurnRecord; chunkSizes: number[] | null } | null {
   if (fields.head === undefined) {
     if (fields.data === undefined) return null;
-    return { turn: deserializeTurnRecord(fields.data, key), perField: false };
+    return { turn: deserializeTurnRecord(fields.data, key), chunkSizes: null };
   }
   const value = parseJson(fields.head, 'Turn record', key);
   const version = versionOf(value);
   if (version !== TURN_RECORD_VERSION) throw unknownVersion('Turn record', version, key, 'version 2');
   const head = checked(turnHeadSchema, value, 'Turn record', key);
-  const count = Number(fields.mcount ?? '0');
+  const chunks = Number(fields.ccount ?? '0');
   const messages: ModelMessage[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const text = fields[`m${index}`];
-    const message = text === undefined ? undefined : parseJson(text, 'Turn message', key);
-    if (!isModelMessageShape(message))
+  const chunkSizes: number[] = [];
+  for (let index = 0; index < chunks; index += 1) {
+    const text = fields[`c${index}`];
+    const chunk = text === undefined ? undefined : parseJson(text, 'Turn messages', key);
+    if (!Array.isArray(chunk) || !chunk.every(isModelMessageShape))
       throw new StateError(
         'state_corrupt_record',
-        `Turn record at ${key} lacks message ${index} of ${count}`,
+        `Turn record at ${key} lacks message chunk ${index} of ${chunks}`,
         {
           fields: { key, index },
         },
       );
-    messages.push(message);
+    messages.push(...chunk);
+    chunkSizes.push(chunk.length);
   }
-  return { turn: { ...head, messages }, perField: true };
+  if (messages.length !== Number(fields.mcount ?? '0'))
+    throw new StateError(
+      'state_corrupt_record',
+      `Turn record at ${key} holds ${messages.length} messages, not ${fields.mcount ?? 0}`,
+      { fields: { key } },
+    );
+  return { turn: { ...head, messages }, chunkSizes };
 }
 
 /**

@@ -1,7 +1,8 @@
 --[[
-  Compare-and-set of a turn on its rev, writing only what changed: the head, and the messages from index
-  ARGV[5] on (those before it are stored already and kept). A turn stored whole in field `data` (written
-  before messages were stored one per field) is rewritten in the per-field layout: ARGV[5] must then be 0.
+  Compare-and-set of a turn on its rev, writing only what changed: the head, and the messages after the
+  chunks it keeps, as one new chunk. A turn's messages are stored in chunks (fields c0, c1, …; one per
+  commit's new messages), so a step writes its new messages, not the history. A turn stored whole in field
+  `data` (before chunks) is rewritten in chunks: ARGV[5] must then be 0.
 
   Input:
     KEYS[1] turn hash  <p>:{t:<turnId>}:turn
@@ -11,13 +12,14 @@
     ARGV[3] TTL, ms
     ARGV[4] 'extend': raise the TTL to ARGV[3] if it is lower (running, paused);
             'set': set it to ARGV[3] (completed, failed)
-    ARGV[5] messages kept: how many stored messages stay as they are
-    ARGV[6..] the messages after them, one JSON each
+    ARGV[5] chunks kept: c0 … c<ARGV[5] - 1> stay as they are
+    ARGV[6] how many messages the turn has after this commit (field mcount)
+    ARGV[7] the messages after the kept chunks as one JSON array (the next chunk), or absent for none
 
   Output: { code, rev }
      1  committed; rev is the new rev
     -1  not-found: no such turn (rev absent)
-    -5  conflict: the stored rev differs, or fewer messages are stored than ARGV[5] keeps; rev is the stored rev
+    -5  conflict: the stored rev differs, or fewer chunks are stored than ARGV[5] keeps; rev is the stored rev
 ]]
 local key = KEYS[1]
 local rev = redis.call('HGET', key, 'rev')
@@ -28,7 +30,7 @@ if rev ~= ARGV[1] then
   return { -5, tonumber(rev) }
 end
 local keep = tonumber(ARGV[5])
-local stored = tonumber(redis.call('HGET', key, 'mcount') or '0')
+local stored = tonumber(redis.call('HGET', key, 'ccount') or '0')
 local whole = redis.call('HEXISTS', key, 'data') == 1
 if whole then
   stored = 0
@@ -39,15 +41,16 @@ end
 if whole then
   redis.call('HDEL', key, 'data')
 end
-local count = keep + #ARGV - 5
-for i = count, stored - 1 do
-  redis.call('HDEL', key, 'm' .. i)
+for i = keep, stored - 1 do
+  redis.call('HDEL', key, 'c' .. i)
 end
-for i = 6, #ARGV do
-  redis.call('HSET', key, 'm' .. (keep + i - 6), ARGV[i])
+local chunks = keep
+if ARGV[7] then
+  redis.call('HSET', key, 'c' .. keep, ARGV[7])
+  chunks = keep + 1
 end
 local nextRev = tonumber(rev) + 1
-redis.call('HSET', key, 'rev', tostring(nextRev), 'head', ARGV[2], 'mcount', tostring(count))
+redis.call('HSET', key, 'rev', tostring(nextRev), 'head', ARGV[2], 'ccount', tostring(chunks), 'mcount', ARGV[6])
 local ttl = tonumber(ARGV[3])
 if ARGV[4] == 'set' then
   redis.call('PEXPIRE', key, ttl)

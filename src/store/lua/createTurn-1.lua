@@ -6,7 +6,8 @@
 
     ARGV[1] the turn's head: TurnRecord JSON without `messages` (its rev must be 1) (field head)
     ARGV[2] TTL, ms
-    ARGV[3..] its messages, one JSON each (fields m0, m1, …; their number in field mcount)
+    ARGV[3] its messages as one JSON array (chunk field c0), or absent for none
+    ARGV[4] how many messages that is (field mcount)
 
   Output:
      1  created
@@ -15,10 +16,11 @@
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return -7
 end
-local count = #ARGV - 2
-for i = 1, count do
-  redis.call('HSET', KEYS[1], 'm' .. (i - 1), ARGV[i + 2])
+local chunks = 0
+if ARGV[3] then
+  redis.call('HSET', KEYS[1], 'c0', ARGV[3])
+  chunks = 1
 end
-redis.call('HSET', KEYS[1], 'rev', '1', 'head', ARGV[1], 'mcount', tostring(count))
+redis.call('HSET', KEYS[1], 'rev', '1', 'head', ARGV[1], 'ccount', tostring(chunks), 'mcount', ARGV[4] or '0')
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1

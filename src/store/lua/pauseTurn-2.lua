@@ -17,14 +17,15 @@
     ARGV[9]  timeout, ms (field timeoutMs)
     ARGV[10] createdAt, epoch ms (field createdAt)
     ARGV[11] digest of the AskDefinition JSON (field dsum, see definition-cache.ts)
-    ARGV[12] messages kept: how many stored messages of the turn stay as they are (see commitTurn-1.lua;
-             0 for a turn stored whole in field `data`, which is then rewritten one message per field)
-    ARGV[13..] the turn's messages after them, one JSON each
+    ARGV[12] chunks of the turn's messages kept (see commitTurn-1.lua; 0 for a turn stored whole in field
+             `data`, which is then rewritten in chunks)
+    ARGV[13] how many messages the turn has after this (field mcount)
+    ARGV[14] the messages after the kept chunks as one JSON array (the next chunk), or absent for none
 
   Output: { code, rev }
      1  paused; rev is the new rev
     -1  not-found: no such turn
-    -5  conflict: the stored rev differs, or fewer messages are stored than ARGV[12] keeps; rev is the stored rev
+    -5  conflict: the stored rev differs, or fewer chunks are stored than ARGV[12] keeps; rev is the stored rev
     -7  exists: the ask id is taken; rev is the stored rev
 ]]
 local turn = KEYS[1]
@@ -40,7 +41,7 @@ if redis.call('EXISTS', ask) == 1 then
   return { -7, tonumber(rev) }
 end
 local keep = tonumber(ARGV[12])
-local stored = tonumber(redis.call('HGET', turn, 'mcount') or '0')
+local stored = tonumber(redis.call('HGET', turn, 'ccount') or '0')
 local whole = redis.call('HEXISTS', turn, 'data') == 1
 if whole then
   stored = 0
@@ -51,16 +52,17 @@ end
 if whole then
   redis.call('HDEL', turn, 'data')
 end
-local count = keep + #ARGV - 12
-for i = count, stored - 1 do
-  redis.call('HDEL', turn, 'm' .. i)
+for i = keep, stored - 1 do
+  redis.call('HDEL', turn, 'c' .. i)
 end
-for i = 13, #ARGV do
-  redis.call('HSET', turn, 'm' .. (keep + i - 13), ARGV[i])
+local chunks = keep
+if ARGV[14] then
+  redis.call('HSET', turn, 'c' .. keep, ARGV[14])
+  chunks = keep + 1
 end
 local nextRev = tonumber(rev) + 1
 local ttl = tonumber(ARGV[3])
-redis.call('HSET', turn, 'rev', tostring(nextRev), 'head', ARGV[2], 'mcount', tostring(count))
+redis.call('HSET', turn, 'rev', tostring(nextRev), 'head', ARGV[2], 'ccount', tostring(chunks), 'mcount', ARGV[13])
 local current = redis.call('PTTL', turn)
 if current >= 0 and current < ttl then
   redis.call('PEXPIRE', turn, ttl)

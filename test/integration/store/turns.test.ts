@@ -96,12 +96,31 @@ describe('append-only turn state: a commit writes only what changed', () => {
     expect((await store.commitTurn({ ...current, messages: shorter }, current.rev)).ok).toBe(true);
     current = (await store.getTurn('append-2')) as TurnRecord;
     expect(current.messages).toStrictEqual(shorter);
-    expect(await redis.hexists(store.keys.turn('append-2'), 'm2')).toBe(0);
+    // Chunks past the kept ones are gone: the history's chunk was cut, so it was written again, whole.
+    expect(await redis.hget(store.keys.turn('append-2'), 'mcount')).toBe('2');
+    expect(await redis.hget(store.keys.turn('append-2'), 'ccount')).toBe('1');
+    expect(await redis.hexists(store.keys.turn('append-2'), 'c1')).toBe(0);
     // Equal messages that this store never saw (another process rebuilt them) are written whole.
     const other = new RedisTurnStore(redis, { prefix: store.keys.prefix });
     const copies = structuredClone(current.messages);
     expect((await other.commitTurn({ ...current, messages: [...copies, extra] }, current.rev)).ok).toBe(true);
     expect((await store.getTurn('append-2'))?.messages).toStrictEqual([...copies, extra]);
+  });
+
+  it('one chunk per commit: the fields grow with the steps, not with the messages', async () => {
+    const turn = makeTurn('append-4', { messages: history(40) });
+    await store.createTurn(turn);
+    let current = (await store.getTurn('append-4')) as TurnRecord;
+    for (let step = 0; step < 3; step += 1) {
+      const messages = [...current.messages, extra, { role: 'user' as const, content: `more ${step}` }];
+      expect((await store.commitTurn({ ...current, messages }, current.rev)).ok).toBe(true);
+      current = (await store.getTurn('append-4')) as TurnRecord;
+    }
+    const key = store.keys.turn('append-4');
+    expect(await redis.hget(key, 'ccount')).toBe('4');
+    expect(current.messages).toHaveLength(46);
+    // rev, head, ccount, mcount and the four chunks.
+    expect(await redis.hlen(key)).toBe(8);
   });
 
   it('a turn stored whole (field data, before this layout) is read, then rewritten one message per field', async () => {
@@ -114,6 +133,7 @@ describe('append-only turn state: a commit writes only what changed', () => {
     expect((await store.commitTurn(next, 3)).ok).toBe(true);
     expect(await redis.hexists(key, 'data')).toBe(0);
     expect(await redis.hget(key, 'mcount')).toBe('5');
+    expect(await redis.hget(key, 'ccount')).toBe('1');
     expect(await store.getTurn('append-3')).toStrictEqual({ ...next, rev: 4 });
   });
 });
