@@ -774,10 +774,12 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
     await Promise.all(Array.from({ length: 64 }, runner));
     return performance.now() - began;
   };
-  // Calibrate the setup rate on asks due in an hour (never fired here), so that the window starts after it.
-  const probe = Math.min(2000, Math.ceil(count / 20));
+  // Measure the setup rate on asks due in an hour (never fired here; the first 500 only warm up), so that
+  // the window starts after the setup.
+  await setUp(500, () => Date.now() + 3_600_000, false);
+  const probe = Math.min(2000, Math.ceil(count / 10));
   const probeMs = await setUp(probe, () => Date.now() + 3_600_000, false);
-  const start = Date.now() + Math.ceil((probeMs / probe) * count * 1.6 + 3000);
+  const start = Date.now() + Math.ceil((probeMs / probe) * count * 1.3 + 3000);
   const setupMs = await setUp(count, () => start + Math.floor(Math.random() * windowMs), true);
   const slack = start - Date.now();
   const turns = createHoldpointWorker(engine.deps, {
