@@ -779,7 +779,7 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   await setUp(500, () => Date.now() + 3_600_000, false);
   const probe = Math.min(2000, Math.ceil(count / 10));
   const probeMs = await setUp(probe, () => Date.now() + 3_600_000, false);
-  const start = Date.now() + Math.ceil((probeMs / probe) * count * 1.3 + 3000);
+  const start = Date.now() + Math.ceil((probeMs / probe) * count * 1.5 + 3000);
   const setupMs = await setUp(count, () => start + Math.floor(Math.random() * windowMs), true);
   const slack = start - Date.now();
   const turns = createHoldpointWorker(engine.deps, {
