@@ -16,7 +16,8 @@ export interface AskRef {
  * Builds every Redis key holdpoint's store uses: the only place keys are built (BullMQ `queue-keys.ts` style).
  *
  * Layout (`p` = prefix, default `hp`):
- * - `p:{t:<turnId>}:turn`: hash `rev`, `data` (TurnRecord JSON).
+ * - `p:{t:<turnId>}:turn`: hash `rev`, `head` (TurnRecord JSON without messages), `ccount`, `mcount` and
+ *   message chunks `c0`, `c1`, … (one per commit's new messages); `data` (the whole record) before that.
  * - `p:{t:<turnId>}:ask:<askId>`: hash of one ask (see `redis-turn-store.ts`).
  * - `p:asks`: zset of live asks (open, or resolved and not yet consumed by their turn), member
  *   `<turnId>|<askId>`, score bands in `ask-index.ts`.
