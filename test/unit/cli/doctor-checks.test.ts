@@ -98,6 +98,7 @@ describe('checkSlack against a server that sends x-oauth-scopes', () => {
   const slack = (botToken: string) => ({
     mode: 'http' as const,
     botToken,
+    oauth: null,
     apiUrl,
     appToken: null,
     signingSecret: 'secret',
