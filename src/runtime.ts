@@ -297,7 +297,7 @@ export async function startRuntime(
       });
       installations = store;
       clients = installedSlackClients({
-        botToken: async (team) => (await store.botOf(team))?.token ?? null,
+        bot: (team) => store.botOf(team),
         apiUrl,
         clientOptions,
       });

@@ -23,6 +23,12 @@ export interface SlackClients {
    * @throws SystemError `slack_not_installed` when the workspace has no installation (uninstalled, revoked).
    */
   forTeam(team: SlackTeam): Promise<WebClient>;
+  /**
+   * The bot user id of `team`'s installation (`U…`), to tell the bot's own mentions and messages apart;
+   * `fallback` when the clients have no per-team bot (single-workspace mode: the id `auth.test` gave).
+   * @throws SystemError `slack_not_installed` like {@link SlackClients.forTeam}.
+   */
+  botUserIdOf(team: SlackTeam, fallback: string): Promise<string>;
   /** Forgets what is cached for `team` (after an uninstall, or a token Slack refused). */
   forget(team: SlackTeam): void;
 }
@@ -42,6 +48,7 @@ export function singleSlackClient(client: WebClient): SlackClients {
   return {
     perTeam: false,
     forTeam: async () => client,
+    botUserIdOf: async (_team, fallback) => fallback,
     forget: () => {},
   };
 }
@@ -51,8 +58,8 @@ const REFUSED_TOKEN_CODES = new Set(['invalid_auth', 'token_revoked', 'account_i
 
 /** Options of {@link installedSlackClients}. */
 export interface InstalledSlackClientsOptions {
-  /** The bot token of the installation serving `team`, or null when it is not installed. */
-  botToken(team: SlackTeam): Promise<string | null>;
+  /** The bot token and bot user id of the installation serving `team`, or null when it is not installed. */
+  bot(team: SlackTeam): Promise<{ token: string; userId: string } | null>;
   apiUrl: string | undefined;
   /** Client options (the logger) for every team's client. */
   clientOptions?: WebClientOptions;
@@ -70,38 +77,41 @@ export interface InstalledSlackClientsOptions {
 export function installedSlackClients(options: InstalledSlackClientsOptions): SlackClients {
   const ttlMs = options.ttlMs ?? 30_000;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { client: WebClient; until: number }>();
+  const cache = new Map<string, { client: WebClient; botUserId: string; until: number }>();
   const keyOf = (team: SlackTeam) => `${team.enterpriseId ?? ''}/${team.teamId ?? ''}`;
   const forget = (team: SlackTeam) => {
     cache.delete(keyOf(team));
   };
+  const entryOf = async (team: SlackTeam) => {
+    const key = keyOf(team);
+    const cached = cache.get(key);
+    if (cached && cached.until > now()) return cached;
+    const bot = await options.bot(team);
+    if (bot === null) {
+      cache.delete(key);
+      throw new SystemError(
+        'slack_not_installed',
+        `holdpoint is not installed in the Slack workspace ${team.teamId ?? team.enterpriseId ?? '(unknown)'}`,
+        { fields: { teamId: team.teamId ?? null, enterpriseId: team.enterpriseId ?? null } },
+      );
+    }
+    const client = new TeamWebClient(
+      bot.token,
+      slackClientOptions(options.apiUrl, {
+        ...options.clientOptions,
+        ...(team.teamId ? { teamId: team.teamId } : {}),
+      }),
+      () => forget(team),
+    );
+    const entry = { client, botUserId: bot.userId, until: now() + ttlMs };
+    cache.set(key, entry);
+    return entry;
+  };
   return {
     perTeam: true,
     forget,
-    async forTeam(team) {
-      const key = keyOf(team);
-      const cached = cache.get(key);
-      if (cached && cached.until > now()) return cached.client;
-      const token = await options.botToken(team);
-      if (token === null) {
-        cache.delete(key);
-        throw new SystemError(
-          'slack_not_installed',
-          `holdpoint is not installed in the Slack workspace ${team.teamId ?? team.enterpriseId ?? '(unknown)'}`,
-          { fields: { teamId: team.teamId ?? null, enterpriseId: team.enterpriseId ?? null } },
-        );
-      }
-      const client = new TeamWebClient(
-        token,
-        slackClientOptions(options.apiUrl, {
-          ...options.clientOptions,
-          ...(team.teamId ? { teamId: team.teamId } : {}),
-        }),
-        () => forget(team),
-      );
-      cache.set(key, { client, until: now() + ttlMs });
-      return client;
-    },
+    forTeam: async (team) => (await entryOf(team)).client,
+    botUserIdOf: async (team) => (await entryOf(team)).botUserId,
   };
 }
 

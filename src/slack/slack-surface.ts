@@ -102,11 +102,15 @@ export class SlackSurface implements Surface {
 
   async loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]> {
     const client = await clientFor(this.options.clients, conversation);
+    const botUserId = await this.options.clients.botUserIdOf(
+      { teamId: conversation.teamId },
+      this.options.botUserId,
+    );
     const named = { client, marks: this.options.marks, log: this.options.log };
     const fallback = async (): Promise<ModelMessage[]> => {
       if (trigger.synthetic) return [{ role: 'user', content: trigger.text }];
       const names = await displayNames(named, [trigger.userId]);
-      return [{ role: 'user', content: this.userLine(trigger.userId, trigger.text, names) }];
+      return [{ role: 'user', content: this.userLine(trigger.userId, trigger.text, names, botUserId) }];
     };
     let messages: Array<{ ts?: string; text?: string; user?: string; bot_id?: string }>;
     try {
@@ -132,7 +136,7 @@ export class SlackSurface implements Surface {
       .map((message) => ({ ...message, text: (message.text ?? '').slice(0, HISTORY_MESSAGE_MAX) }))
       .filter((message) => message.text.trim().length > 0);
     const isBot = (message: { user?: string; bot_id?: string }) =>
-      message.user === this.options.botUserId || message.bot_id !== undefined;
+      message.user === botUserId || message.bot_id !== undefined;
     // People by name and id (users.info, cached): best effort, an id alone when the name is unknown.
     const names = await displayNames(
       named,
@@ -141,7 +145,7 @@ export class SlackSurface implements Surface {
     const history: ModelMessage[] = recent.map((message) =>
       isBot(message)
         ? { role: 'assistant', content: slackTextToPlain(message.text) }
-        : { role: 'user', content: this.userLine(message.user ?? 'someone', message.text, names) },
+        : { role: 'user', content: this.userLine(message.user ?? 'someone', message.text, names, botUserId) },
     );
     if (trigger.synthetic) history.push({ role: 'user', content: trigger.text });
     // Providers want the conversation to start with a user message.
@@ -265,9 +269,14 @@ export class SlackSurface implements Surface {
     }
   }
 
-  private userLine(userId: string, text: string, names: ReadonlyMap<string, string>): string {
+  private userLine(
+    userId: string,
+    text: string,
+    names: ReadonlyMap<string, string>,
+    botUserId: string,
+  ): string {
     const who = userId === 'someone' ? userId : personLabel(userId, names);
-    return `${who} wrote: ${slackTextToPlain(text, this.options.botUserId)}`;
+    return `${who} wrote: ${slackTextToPlain(text, botUserId)}`;
   }
 
   /**

@@ -113,6 +113,24 @@ describe('checkSlack against a server that sends x-oauth-scopes', () => {
     ]);
   });
 
+  it('OAuth install mode: says tokens are per workspace and calls no Slack method', async () => {
+    const oauth = {
+      clientId: '1.2',
+      clientSecret: 'c',
+      stateSecret: 's',
+      encryptionKey: Buffer.alloc(32),
+      previousEncryptionKey: null,
+    };
+    const checks = await checkSlack({ ...slack(''), apiUrl: 'http://127.0.0.1:9/api/', oauth });
+    expect(checks).toEqual([
+      expect.objectContaining({
+        name: 'Slack auth.test',
+        ok: true,
+        detail: expect.stringContaining('OAuth install mode'),
+      }),
+    ]);
+  });
+
   it('passes with every scope, the header spaced as Slack sends it', async () => {
     scopesHeader = REQUIRED_BOT_SCOPES.join(', ');
     const checks = await checkSlack(slack('xoxb-good'));
