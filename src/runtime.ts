@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { WebClient } from '@slack/web-api';
 import type { LanguageModel } from 'ai';
 import type { Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -284,7 +283,6 @@ export async function startRuntime(
     const oauth = config.slack.oauth;
     let installations: RedisInstallationStore | null = null;
     let clients: SlackClients;
-    let webClient: WebClient | null = null;
     let botUserId = '';
     let botId = '';
     let teamId: string | undefined;
@@ -317,7 +315,6 @@ export async function startRuntime(
       );
     } else {
       const single = createWebClient(config.slack.botToken, apiUrl, clientOptions);
-      webClient = single;
       clients = singleSlackClient(single);
       let auth: Awaited<ReturnType<typeof single.auth.test>>;
       try {

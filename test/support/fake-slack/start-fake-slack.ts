@@ -27,9 +27,6 @@ import type {
   FakeSlackTeam,
 } from './types.js';
 
-/** Methods that need no token (`oauth.v2.access` authenticates the app by its client id and secret). */
-const UNAUTHENTICATED = new Set(['api.test', 'oauth.v2.access']);
-
 /** How long an authorization code may be exchanged, in ms (Slack: 10 minutes). */
 const OAUTH_CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -132,6 +129,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (token !== appToken) return { body: { ok: false, error: 'invalid_auth' } };
       return { body: { ok: true, url: `ws://127.0.0.1:${socketPort()}/socket?ticket=${++tickets}` } };
     }
+    // Methods that need no token (`oauth.v2.access` authenticates the app by its client id and secret).
     if (method === 'oauth.v2.access') return exchangeCode(args);
     if (method === 'api.test') return { body: { ok: true, args } };
     if (token === null) return { body: { ok: false, error: 'not_authed' } };
