@@ -111,7 +111,7 @@ export const CONFIG_VARIABLES = [
     requiredWhen: null,
     default: null,
     description:
-      'Overrides the Slack Web API base URL (a proxy or a test server), e.g. http://localhost:4000/api/. "/api/" is appended when missing. Default: https://slack.com/api/.',
+      'Overrides the Slack Web API base URL (a proxy or a test server), e.g. http://localhost:4000/api/. "/api/" is appended when missing. Default: https://slack.com/api/. In OAuth install mode the authorize page is taken from beside it (…/oauth/v2/authorize).',
     secret: false,
   },
   {
