@@ -26,6 +26,8 @@ import { findButton } from './support/slack-thread.js';
 const CLIENT_ID = '1111.2222';
 const CLIENT_SECRET = 'fake-client-secret-0123456789';
 const STORE_PREFIX = 'hp-oauth';
+const STATE_SECRET = 'state-secret-0123456789abcdef0123456789';
+const ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
 const TEAM_A = 'T0TEST';
 const TEAM_B = 'T0BBB';
 const provider = REPLAY_PROVIDER.anthropic;
@@ -245,8 +247,8 @@ beforeAll(async () => {
     env: {
       SLACK_CLIENT_ID: CLIENT_ID,
       SLACK_CLIENT_SECRET: CLIENT_SECRET,
-      SLACK_STATE_SECRET: 'state-secret-0123456789abcdef0123456789',
-      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+      SLACK_STATE_SECRET: STATE_SECRET,
+      TOKEN_ENCRYPTION_KEY: ENCRYPTION_KEY,
       HOLDPOINT_TEST_STORE_PREFIX: STORE_PREFIX,
       // Replies posted whole, so each is one chat.postMessage (streaming has its own tests).
       REPLY_STREAMING: 'off',
@@ -281,8 +283,9 @@ describe('production OAuth install mode: two workspaces, nothing crosses', () =>
       [`T-${TEAM_A}`, `T-${TEAM_B}`].sort(),
     );
     await expectNoPlaintextTokens();
-    expect(app.output()).not.toContain(teamA.botToken);
-    expect(app.output()).not.toContain(teamB.botToken);
+    // No secret reaches the log: tokens, the client and state secrets, the encryption key.
+    for (const secret of [teamA.botToken, teamB.botToken, CLIENT_SECRET, STATE_SECRET, ENCRYPTION_KEY])
+      expect(app.output()).not.toContain(secret);
   });
 
   it('each workspace pauses on its own ask with its own token; a click from the other workspace is refused; each click resumes its own turn', async () => {

@@ -92,6 +92,7 @@ export function registerActionHandlers(app: App, sharedDeps: SlackHandlerDeps): 
             channel: payload.container?.channel_id ?? payload.channel?.id,
             target,
             respond,
+            requestTeam,
           },
           ackOnce,
           afterAck,
