@@ -400,4 +400,47 @@ describe('production OAuth install mode: two workspaces, nothing crosses', () =>
     const replyB = await waitFor('team B reply after the uninstall', () => inB.replies()[0]);
     expect(replyB.token).toBe(teamB.botToken);
   });
+
+  it('tokens_revoked: a user token changes nothing, the bot token deletes the installation; installing again starts afresh', async () => {
+    const revoked = (tokens: Json, id: string) => ({
+      ...envelopeOf(teamB),
+      event_id: id,
+      event: { type: 'tokens_revoked', tokens, event_ts: `${Math.floor(Date.now() / 1000)}.000200` },
+    });
+    const installKey = `${STORE_PREFIX}:{slack-installs}:install:T-${TEAM_B}`;
+    expect(
+      (
+        await postToSlackApp(
+          `${app.baseUrl}/slack/events`,
+          signedJson(revoked({ oauth: ['U0INSTALLER'] }, 'EvRevokeUser')),
+        )
+      ).status,
+    ).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await inspect.exists(installKey)).toBe(1);
+
+    teamB.revokeTokens();
+    expect(
+      (
+        await postToSlackApp(
+          `${app.baseUrl}/slack/events`,
+          signedJson(revoked({ bot: [teamB.botUserId] }, 'EvRevokeBot')),
+        )
+      ).status,
+    ).toBe(200);
+    await app.waitForLog(
+      (line) =>
+        line.msg.startsWith('a Slack workspace removed holdpoint') && line.reason === 'tokens_revoked',
+    );
+    expect(await inspect.exists(installKey)).toBe(0);
+
+    // Team A installs again (the fake issues its token anew): its mentions work again.
+    const again = await install(teamA);
+    expect(again.status).toBe(200);
+    replay.enqueue(provider, 'a-text-and-ask_question');
+    const inA = threadIn(teamA);
+    expect(await inA.mention()).toBe(200);
+    expect((await inA.waitForAsk()).token).toBe(teamA.botToken);
+    await expectNoPlaintextTokens();
+  });
 });
