@@ -16,6 +16,10 @@ export const REDACT_PATHS: readonly string[] = [
   '*.botToken',
   '*.appToken',
   '*.signingSecret',
+  '*.clientSecret',
+  '*.stateSecret',
+  '*.encryptionKey',
+  '*.previousEncryptionKey',
   '*.apiKey',
   'authorization',
   'headers.authorization',
@@ -23,16 +27,21 @@ export const REDACT_PATHS: readonly string[] = [
   'SLACK_BOT_TOKEN',
   'SLACK_APP_TOKEN',
   'SLACK_SIGNING_SECRET',
+  'SLACK_CLIENT_SECRET',
+  'SLACK_STATE_SECRET',
+  'TOKEN_ENCRYPTION_KEY',
+  'TOKEN_ENCRYPTION_KEY_PREVIOUS',
   'ANTHROPIC_API_KEY',
   'OPENAI_API_KEY',
 ];
 
 /**
  * Object keys whose values are secrets: anything containing secret, password, passwd, api key, authorization,
- * cookie or credential, and keys ending in `token` (`token`, `botToken`, `SLACK_APP_TOKEN`, `x-slack-token`),
+ * cookie, credential or encryption key, and keys ending in `token` (`token`, `botToken`, `SLACK_APP_TOKEN`, `x-slack-token`),
  * but not counts such as `inputTokens` or `maxTokens`.
  */
-const SECRET_KEY = /secret|passw(or)?d|api[-_]?key|authorization|cookie|credential|private[-_]?key|token$/i;
+const SECRET_KEY =
+  /secret|passw(or)?d|api[-_]?key|authorization|cookie|credential|private[-_]?key|encryption[-_]?key|token$/i;
 
 /** Secret-looking substrings of any string: Slack, Anthropic and OpenAI keys, bearer tokens, URL passwords. */
 const SECRET_TEXT: readonly [RegExp, string][] = [

@@ -37,17 +37,23 @@ import {
 import { startHttpServer } from './server/ops-server.js';
 import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js';
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
+import type { UninstalledTeam } from './slack/handlers/handler-deps.js';
 import { HomeTab } from './slack/home-tab.js';
+import { createSlackInstaller, type SlackInstaller } from './slack/oauth-install.js';
+import { installedSlackClients, type SlackClients, singleSlackClient } from './slack/slack-clients.js';
 import { slackErrorCode } from './slack/slack-error-code.js';
 import { slackLogger } from './slack/slack-logger.js';
 import { SlackSurface } from './slack/slack-surface.js';
 import { openSocketConnection } from './slack/socket-preflight.js';
+import { uninstallWorkspace } from './slack/uninstall-workspace.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
 import { RedisAskChanges } from './store/redis-ask-changes.js';
 import { RedisHomeMarks } from './store/redis-home-marks.js';
+import { RedisInstallationStore } from './store/redis-installation-store.js';
 import { RedisSlackMarks } from './store/redis-slack-marks.js';
 import { RedisTurnStore } from './store/redis-turn-store.js';
+import { createTokenCipher } from './store/token-cipher.js';
 
 /** Tunables that tests and benchmarks shorten; production uses the defaults. */
 export interface RuntimeTuning {
@@ -272,21 +278,59 @@ export async function startRuntime(
     const metrics: Metrics = createMetrics({ countOpenAsks: () => workerStore.countOpenAsks() });
 
     // Its own lines (retries, rate limits) go through pino like Bolt's, not to the console.
-    const webClient = createWebClient(config.slack.botToken, config.slack.apiUrl ?? undefined, {
-      logger: slackLogger(logger),
-    });
-    let auth: Awaited<ReturnType<typeof webClient.auth.test>>;
-    try {
-      auth = await webClient.auth.test();
-    } catch (error) {
-      throw slackStartError(error, config.slack.apiUrl ?? 'https://slack.com/api/');
+    const clientOptions = { logger: slackLogger(logger) };
+    const apiUrl = config.slack.apiUrl ?? undefined;
+    const oauth = config.slack.oauth;
+    let installations: RedisInstallationStore | null = null;
+    let clients: SlackClients;
+    let botUserId = '';
+    let botId = '';
+    let teamId: string | undefined;
+    let workspaceUrl: string | null = null;
+    if (oauth) {
+      // OAuth install mode: one bot token per workspace, sealed in Redis; nothing to check with Slack yet.
+      const store = new RedisInstallationStore(connections.request, {
+        ...(tuning.storePrefix ? { prefix: tuning.storePrefix } : {}),
+        cipher: createTokenCipher(oauth.encryptionKey, oauth.previousEncryptionKey),
+      });
+      installations = store;
+      clients = installedSlackClients({
+        bot: (team) => store.botOf(team),
+        apiUrl,
+        clientOptions,
+      });
+      const installed = await store.installationIds();
+      if (oauth.previousEncryptionKey) {
+        const { reencrypted, unreadable } = await store.reencryptAll();
+        logger.info(
+          { reencrypted, unreadable, installations: installed.length },
+          unreadable.length === 0
+            ? 'installations re-encrypted under TOKEN_ENCRYPTION_KEY; TOKEN_ENCRYPTION_KEY_PREVIOUS may be unset'
+            : 'some installations open with neither key; they need installing again',
+        );
+      }
+      logger.info(
+        { installations: installed.length, role: config.role, mode: 'oauth' },
+        'serving the Slack workspaces that install holdpoint (OAuth install mode)',
+      );
+    } else {
+      const single = createWebClient(config.slack.botToken, apiUrl, clientOptions);
+      clients = singleSlackClient(single);
+      let auth: Awaited<ReturnType<typeof single.auth.test>>;
+      try {
+        auth = await single.auth.test();
+      } catch (error) {
+        throw slackStartError(error, config.slack.apiUrl ?? 'https://slack.com/api/');
+      }
+      botUserId = auth.user_id ?? '';
+      botId = auth.bot_id ?? '';
+      teamId = auth.team_id;
+      workspaceUrl = auth.url ?? null;
+      logger.info(
+        { team: auth.team, botUserId, role: config.role, mode: config.slack.mode },
+        'connected to Slack',
+      );
     }
-    const botUserId = auth.user_id ?? '';
-    const botId = auth.bot_id ?? '';
-    logger.info(
-      { team: auth.team, botUserId, role: config.role, mode: config.slack.mode },
-      'connected to Slack',
-    );
 
     const serveApi = (config.role === 'web' || config.role === 'all') && config.api.tokens.length > 0;
     // Every role announces resolved asks (a click on the web, a timeout on the worker); the processes that
@@ -342,18 +386,19 @@ export async function startRuntime(
       groupMembers,
       log: logger,
       now: () => Date.now(),
-      workspaceUrl: auth.url ?? null,
+      workspaceUrl,
+      scopeByTeam: clients.perTeam,
     });
     const deps: EngineDeps = withAskService({
       wakeups: askChanges,
       store: workerStore,
       surface: new SlackSurface({
-        client: webClient,
+        clients,
         marks,
         log: logger,
         homes,
         botUserId,
-        teamId: auth.team_id,
+        teamId,
         readAsk: (turnId, askId) => workerStore.getAsk(turnId, askId),
       }),
       scheduler,
@@ -457,6 +502,7 @@ export async function startRuntime(
     }
 
     let slack: SlackApp | null = null;
+    let oauthRoutes: SlackInstaller['routes'] | null = null;
     let api: ReturnType<typeof createAskApi> | null = null;
     let mcp: ReturnType<typeof createMcpHandler> | null = null;
     if (config.role === 'web' || config.role === 'all') {
@@ -475,14 +521,16 @@ export async function startRuntime(
             answerers: config.ask.answerers,
             followUp: config.ask.followUp,
           },
+          // Single-workspace mode only (the config refuses API_TOKENS in OAuth install mode).
           openDm: async (userId) => {
-            const opened = await webClient.conversations.open({ users: userId });
+            const client = await clients.forTeam({});
+            const opened = await client.conversations.open({ users: userId });
             if (!opened.channel?.id) throw new Error(`conversations.open gave no channel for ${userId}`);
             return opened.channel.id;
           },
           groupExists: async (groupId) => {
             try {
-              await webClient.usergroups.users.list({ usergroup: groupId });
+              await (await clients.forTeam({})).usergroups.users.list({ usergroup: groupId });
               return true;
             } catch (error) {
               if (slackErrorCode(error) === 'no_such_subteam') return false;
@@ -505,8 +553,22 @@ export async function startRuntime(
           policy: config.ask.timeoutPolicy,
         });
       }
+      const installer =
+        oauth && installations
+          ? createSlackInstaller({
+              clientId: oauth.clientId,
+              clientSecret: oauth.clientSecret,
+              stateSecret: oauth.stateSecret,
+              installationStore: installations,
+              apiUrl,
+              logger,
+            })
+          : null;
+      oauthRoutes = installer?.routes ?? null;
+      const installedStore = installations;
       slack = createSlackApp({
         botToken: config.slack.botToken,
+        ...(installer ? { authorize: (source) => installer.provider.authorize(source) } : {}),
         appToken: config.slack.mode === 'socket' ? config.slack.appToken : undefined,
         signingSecret: config.slack.signingSecret ?? undefined,
         apiUrl: config.slack.apiUrl ?? undefined,
@@ -525,6 +587,22 @@ export async function startRuntime(
           groupMembers,
           threadFollow: config.threads.follow,
           homes,
+          scopeByTeam: clients.perTeam,
+          ...(installedStore
+            ? {
+                uninstalled: (team: UninstalledTeam) =>
+                  uninstallWorkspace(
+                    {
+                      installations: installedStore,
+                      clients,
+                      store: requestStore,
+                      asks: requestEngine.asks,
+                      log: logger,
+                    },
+                    team,
+                  ),
+              }
+            : {}),
         },
       });
     }
@@ -534,6 +612,7 @@ export async function startRuntime(
       metricsToken: config.http.metricsToken,
       slack: slack?.requestListener ?? null,
       slackPath: SLACK_EVENTS_PATH,
+      ...(oauthRoutes ? { getRoutes: oauthRoutes } : {}),
       api,
       mcp,
       onRequestError: (error, request) => logger.error({ err: error, ...request }, 'HTTP request failed'),

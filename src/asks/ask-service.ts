@@ -225,6 +225,22 @@ export class AskService {
   }
 
   /**
+   * The workspace uninstalled holdpoint (or revoked its token): the open ask is resolved as canceled, naming
+   * nobody, so its waiter goes on (a turn then ends at its next Slack call: the workspace is gone).
+   */
+  async cancelUninstalled(turnId: string, askId: string): Promise<AskTransitionResult> {
+    const deps = this.#deps;
+    const result = await deps.store.cancelAsk(turnId, askId, '', new Date(deps.now()).toISOString(), {
+      uninstalled: true,
+    });
+    if (result.status === 'completed' && result.ask) {
+      await this.#resolved(result.ask);
+      deps.observe?.({ type: 'ask-resolved', how: 'canceled', waitedMs: null });
+    }
+    return result;
+  }
+
+  /**
    * The `timeout` job: resolves every unanswered question by the ask's policy (answers already given stay),
    * lets the waiter go on, and updates the shown message. When the ask already resolved it only makes
    * sure the waiter went on (a crash between an answer and its continuation).

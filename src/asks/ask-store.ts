@@ -104,9 +104,16 @@ export interface AskStore {
     options: { inAllowedGroup: boolean; windowMs: number },
   ): Promise<AskChange<'recorded' | 'closed' | 'not-assumed' | 'forbidden' | 'duplicate'>>;
   /**
-   * The requester cancels: every unresolved question gets `canceled` (with `byUserId`); `forbidden` for anyone else.
+   * The requester cancels: every unresolved question gets `canceled` (with `byUserId`); `forbidden` for anyone
+   * else. With `uninstalled`, the workspace removed the app: no requester check, and nobody is named.
    */
-  cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult>;
+  cancelAsk(
+    turnId: string,
+    askId: string,
+    byUserId: string,
+    at: string,
+    options?: { uninstalled?: boolean },
+  ): Promise<AskTransitionResult>;
   /** Notes that the resume job was added (first call wins). Returns true when this call set it. */
   markResumeQueued(turnId: string, askId: string, at: number): Promise<boolean>;
   /** Asks indexed as open whose deadline is at or before `now` (epoch ms), or that were never shown and were created before `now - unshownGraceMs`. */

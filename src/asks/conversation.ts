@@ -14,9 +14,22 @@ export interface ConversationRef {
   threadTs: string;
   /** Slack team id, when known. */
   teamId?: string | undefined;
+  /**
+   * OAuth install mode (many workspaces): the workspace whose installation serves the conversation (its team
+   * id). Set, it scopes the thread's keys, so equal channel ids of two workspaces never share a thread.
+   * Unset in single-workspace mode, whose keys stay as they were.
+   */
+  workspace?: string | undefined;
 }
 
-/** A stable, colon-free key for a conversation thread: `<surface>-<channel>-<threadTs>` with `.` kept. */
+/**
+ * A stable, colon-free key for a conversation thread: `<surface>-<channel>-<threadTs>` with `.` kept, or
+ * `<surface>-<workspace>-<channel>-<threadTs>` when the conversation names its workspace (OAuth install mode).
+ */
 export function conversationKey(conversation: ConversationRef): string {
-  return `${conversation.surface}-${conversation.channel}-${conversation.threadTs}`.replaceAll(':', '_');
+  const workspace = conversation.workspace ? `${conversation.workspace}-` : '';
+  return `${conversation.surface}-${workspace}${conversation.channel}-${conversation.threadTs}`.replaceAll(
+    ':',
+    '_',
+  );
 }

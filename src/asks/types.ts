@@ -240,8 +240,11 @@ export interface AskTransitionResult {
   ask: AskRecord | null;
 }
 
-/** The resolution every unresolved question gets when `byUserId` cancels the ask at `at` (ISO 8601). Pure. */
-export function canceledResolution(byUserId: string, at: string): QuestionResolution {
+/**
+ * The resolution every unresolved question gets when `byUserId` cancels the ask at `at` (ISO 8601); null
+ * `byUserId`: nobody did (the workspace uninstalled the app). Pure.
+ */
+export function canceledResolution(byUserId: string | null, at: string): QuestionResolution {
   return {
     status: 'canceled',
     selected: [],

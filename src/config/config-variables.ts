@@ -27,10 +27,11 @@ export const CONFIG_VARIABLES = [
   {
     name: 'SLACK_BOT_TOKEN',
     group: 'Slack',
-    required: true,
-    requiredWhen: null,
+    required: false,
+    requiredWhen: 'in single-workspace mode (the default; unset it for OAuth install mode)',
     default: null,
-    description: "Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page.",
+    description:
+      "Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page: holdpoint serves that one workspace. Leave it unset to serve many workspaces through OAuth installs (SLACK_CLIENT_ID …).",
     secret: true,
   },
   {
@@ -54,13 +55,63 @@ export const CONFIG_VARIABLES = [
     secret: true,
   },
   {
+    name: 'SLACK_CLIENT_ID',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'for OAuth install mode (many workspaces; HTTP mode only)',
+    default: null,
+    description:
+      "Client ID from your Slack app's Basic Information page. With SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and TOKEN_ENCRYPTION_KEY set (and SLACK_BOT_TOKEN unset) holdpoint serves GET /slack/install and GET /slack/oauth_redirect and keeps one bot token per workspace in Redis.",
+    secret: false,
+  },
+  {
+    name: 'SLACK_CLIENT_SECRET',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'for OAuth install mode',
+    default: null,
+    description:
+      "Client Secret from your Slack app's Basic Information page (exchanges an install's code for its bot token).",
+    secret: true,
+  },
+  {
+    name: 'SLACK_STATE_SECRET',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'for OAuth install mode',
+    default: null,
+    description:
+      'Secret that signs the OAuth state parameter (and its browser cookie) between /slack/install and /slack/oauth_redirect, at least 32 characters (openssl rand -hex 32).',
+    secret: true,
+  },
+  {
+    name: 'TOKEN_ENCRYPTION_KEY',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'for OAuth install mode',
+    default: null,
+    description:
+      "Key that encrypts the workspaces' tokens in Redis (AES-256-GCM): 32 bytes as 64 hex digits or base64 (openssl rand -base64 32).",
+    secret: true,
+  },
+  {
+    name: 'TOKEN_ENCRYPTION_KEY_PREVIOUS',
+    group: 'Slack',
+    required: false,
+    requiredWhen: null,
+    default: null,
+    description:
+      'During a key rotation: the key TOKEN_ENCRYPTION_KEY replaced. Tokens encrypted with it are still read, and written again under the current key (when read, and for every installation at start-up); unset it once the start-up log says the installations were re-encrypted.',
+    secret: true,
+  },
+  {
     name: 'SLACK_API_URL',
     group: 'Slack',
     required: false,
     requiredWhen: null,
     default: null,
     description:
-      'Overrides the Slack Web API base URL (a proxy or a test server), e.g. http://localhost:4000/api/. "/api/" is appended when missing. Default: https://slack.com/api/.',
+      'Overrides the Slack Web API base URL (a proxy or a test server), e.g. http://localhost:4000/api/. "/api/" is appended when missing. Default: https://slack.com/api/. In OAuth install mode the authorize page is taken from beside it (…/oauth/v2/authorize).',
     secret: false,
   },
   {

@@ -16,6 +16,7 @@ import {
   parseRequiredDuration,
 } from './follow-up.js';
 import { redactUrl } from './redact-url.js';
+import { decodeTokenKey, TOKEN_KEY_BYTES } from './token-key.js';
 import {
   type Config,
   LOG_LEVELS,
@@ -24,6 +25,7 @@ import {
   ROLES,
   type Role,
   type SlackConfig,
+  type SlackOAuthConfig,
   THREAD_FOLLOW_MODES,
   type ThreadFollow,
 } from './types.js';
@@ -149,15 +151,78 @@ export function createEnvSchema(options: EnvSchemaOptions) {
 
     // Slack
     const botToken = get('SLACK_BOT_TOKEN');
-    if (botToken === undefined) {
+    const oauthNames = [
+      'SLACK_CLIENT_ID',
+      'SLACK_CLIENT_SECRET',
+      'SLACK_STATE_SECRET',
+      'TOKEN_ENCRYPTION_KEY',
+    ] as const satisfies readonly ConfigVariableName[];
+    const oauthSet = oauthNames.filter((name) => get(name) !== undefined);
+    const wantsOAuth = oauthSet.length > 0;
+    if (wantsOAuth && botToken !== undefined) {
       problem(
         'SLACK_BOT_TOKEN',
-        "SLACK_BOT_TOKEN is missing: set it to the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page",
+        `SLACK_BOT_TOKEN is set together with OAuth install mode (${oauthSet.join(', ')}): unset SLACK_BOT_TOKEN to serve many workspaces through installs, or unset ${oauthSet.join(', ')} to serve the one workspace of the token`,
       );
-    } else if (!botToken.startsWith('xoxb-')) {
+    } else if (botToken === undefined && !wantsOAuth) {
+      problem(
+        'SLACK_BOT_TOKEN',
+        "SLACK_BOT_TOKEN is missing: set it to the Bot User OAuth Token (xoxb-…) from your Slack app's OAuth & Permissions page, or set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and TOKEN_ENCRYPTION_KEY for OAuth install mode",
+      );
+    } else if (botToken !== undefined && !botToken.startsWith('xoxb-')) {
       problem(
         'SLACK_BOT_TOKEN',
         "SLACK_BOT_TOKEN does not start with xoxb-: use the Bot User OAuth Token from your Slack app's OAuth & Permissions page (not a user token xoxp- or an app token xapp-)",
+      );
+    }
+    let oauth: SlackOAuthConfig | null = null;
+    if (wantsOAuth && botToken === undefined) {
+      for (const name of oauthNames)
+        if (get(name) === undefined)
+          problem(
+            name,
+            `${name} is missing: OAuth install mode needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and TOKEN_ENCRYPTION_KEY (set: ${oauthSet.join(', ')})`,
+          );
+      if (get('SLACK_APP_TOKEN') !== undefined)
+        problem(
+          'SLACK_APP_TOKEN',
+          'SLACK_APP_TOKEN is set together with OAuth install mode: installs need HTTP mode (Slack redirects the browser to /slack/oauth_redirect and posts events to /slack/events); unset SLACK_APP_TOKEN and set SLACK_SIGNING_SECRET',
+        );
+      const stateSecret = get('SLACK_STATE_SECRET');
+      if (stateSecret !== undefined && stateSecret.length < 32)
+        problem(
+          'SLACK_STATE_SECRET',
+          'SLACK_STATE_SECRET is shorter than 32 characters: use a random secret, e.g. openssl rand -hex 32',
+        );
+      const decodeKey = (name: 'TOKEN_ENCRYPTION_KEY' | 'TOKEN_ENCRYPTION_KEY_PREVIOUS'): Buffer | null => {
+        const text = get(name);
+        if (text === undefined) return null;
+        const key = decodeTokenKey(text);
+        if (key === null)
+          problem(
+            name,
+            `${name} is not a 32-byte key: use 64 hex digits or base64 of 32 bytes, e.g. openssl rand -base64 32`,
+          );
+        return key;
+      };
+      const encryptionKey = decodeKey('TOKEN_ENCRYPTION_KEY');
+      const previousEncryptionKey = decodeKey('TOKEN_ENCRYPTION_KEY_PREVIOUS');
+      if (encryptionKey && previousEncryptionKey?.equals(encryptionKey))
+        problem(
+          'TOKEN_ENCRYPTION_KEY_PREVIOUS',
+          'TOKEN_ENCRYPTION_KEY_PREVIOUS equals TOKEN_ENCRYPTION_KEY: during a rotation it holds the old key; unset it when there is none',
+        );
+      oauth = {
+        clientId: get('SLACK_CLIENT_ID') ?? '',
+        clientSecret: get('SLACK_CLIENT_SECRET') ?? '',
+        stateSecret: stateSecret ?? '',
+        encryptionKey: encryptionKey ?? Buffer.alloc(TOKEN_KEY_BYTES),
+        previousEncryptionKey,
+      };
+    } else if (get('TOKEN_ENCRYPTION_KEY_PREVIOUS') !== undefined && !wantsOAuth) {
+      problem(
+        'TOKEN_ENCRYPTION_KEY_PREVIOUS',
+        'TOKEN_ENCRYPTION_KEY_PREVIOUS is set without OAuth install mode: it is the old key of a TOKEN_ENCRYPTION_KEY rotation; unset it',
       );
     }
     const appToken = get('SLACK_APP_TOKEN');
@@ -189,10 +254,18 @@ export function createEnvSchema(options: EnvSchemaOptions) {
     }
     const slack: SlackConfig =
       appToken !== undefined
-        ? { mode: 'socket', botToken: botToken ?? '', apiUrl, appToken, signingSecret: signingSecret ?? null }
+        ? {
+            mode: 'socket',
+            botToken: botToken ?? '',
+            oauth,
+            apiUrl,
+            appToken,
+            signingSecret: signingSecret ?? null,
+          }
         : {
             mode: 'http',
             botToken: botToken ?? '',
+            oauth,
             apiUrl,
             appToken: null,
             signingSecret: signingSecret ?? '',
@@ -417,6 +490,11 @@ export function createEnvSchema(options: EnvSchemaOptions) {
       const parsed = parseApiTokens(apiTokensText);
       if (parsed.ok) apiTokens = parsed.tokens;
       else problem('API_TOKENS', `API_TOKENS: ${parsed.problems.join('; ')}`);
+      if (oauth !== null)
+        problem(
+          'API_TOKENS',
+          "API_TOKENS is set in OAuth install mode: the ask API's requests name no workspace yet, so it serves single-workspace mode (SLACK_BOT_TOKEN) only; unset API_TOKENS",
+        );
     }
     const ratePerMinute = parseInteger('API_RATE_LIMIT', 1, 1_000_000);
     const mcpDefaultChannel = raw.MCP_DEFAULT_CHANNEL ?? null;

@@ -41,6 +41,7 @@ export {
   ROLES,
   type Role,
   type SlackConfig,
+  type SlackOAuthConfig,
   THREAD_FOLLOW_MODES,
   type ThreadFollow,
 } from './types.js';

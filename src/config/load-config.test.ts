@@ -28,6 +28,7 @@ describe('loadConfig: valid environments', () => {
       slack: {
         mode: 'socket',
         botToken: 'xoxb-1111-2222-abcdef',
+        oauth: null,
         appToken: 'xapp-1-A111-3333-abcdef',
         signingSecret: null,
         apiUrl: null,
@@ -92,6 +93,7 @@ describe('loadConfig: valid environments', () => {
       slack: {
         mode: 'http',
         botToken: 'xoxb-9',
+        oauth: null,
         appToken: null,
         signingSecret: '8f742231b10e8888abcd99yyyzzz85a5',
         apiUrl: 'http://127.0.0.1:4000/api/',

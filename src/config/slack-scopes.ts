@@ -51,7 +51,9 @@ export const REQUIRED_BOT_SCOPES: readonly string[] = SLACK_BOT_SCOPES.map((entr
 /**
  * Bot events holdpoint subscribes to: mentions, DMs, and messages in channels, private channels and group
  * DMs (thread replies that continue a conversation or answer a free-text question), and the Home tab being
- * opened (`app_home_opened`, which needs no scope: holdpoint publishes the person's inbox there).
+ * opened (`app_home_opened`, which needs no scope: holdpoint publishes the person's inbox there), and the
+ * app being uninstalled or its token revoked (`app_uninstalled`, `tokens_revoked`, no scope: in OAuth install
+ * mode the workspace's installation is deleted and its open asks are canceled).
  */
 export const REQUIRED_BOT_EVENTS: readonly string[] = [
   'app_home_opened',
@@ -60,6 +62,8 @@ export const REQUIRED_BOT_EVENTS: readonly string[] = [
   'message.channels',
   'message.groups',
   'message.mpim',
+  'app_uninstalled',
+  'tokens_revoked',
 ];
 
 /**

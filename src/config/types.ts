@@ -24,10 +24,29 @@ export type ThreadFollow = (typeof THREAD_FOLLOW_MODES)[number];
 
 /** Fields of the Slack configuration shared by both connection modes. */
 interface SlackCommon {
-  /** Bot User OAuth Token, `xoxb-…`. Secret. */
+  /** Bot User OAuth Token, `xoxb-…` (single-workspace mode); empty in OAuth install mode. Secret. */
   botToken: string;
+  /** OAuth install mode (many workspaces, HTTP only), or null for single-workspace mode (`SLACK_BOT_TOKEN`). */
+  oauth: SlackOAuthConfig | null;
   /** Web API base URL ending in `/api/` (from `SLACK_API_URL`), or null for Slack's own `https://slack.com/api/`. */
   apiUrl: string | null;
+}
+
+/**
+ * OAuth install mode: each workspace installs the app through `GET /slack/install`, and its bot token is
+ * kept in Redis, encrypted with {@link SlackOAuthConfig.encryptionKey}.
+ */
+export interface SlackOAuthConfig {
+  /** `SLACK_CLIENT_ID`. */
+  clientId: string;
+  /** `SLACK_CLIENT_SECRET`. Secret. */
+  clientSecret: string;
+  /** `SLACK_STATE_SECRET`: signs the OAuth state. Secret. */
+  stateSecret: string;
+  /** `TOKEN_ENCRYPTION_KEY`, decoded: 32 bytes. Secret. */
+  encryptionKey: Buffer;
+  /** `TOKEN_ENCRYPTION_KEY_PREVIOUS`, decoded (a rotation in progress), or null. Secret. */
+  previousEncryptionKey: Buffer | null;
 }
 
 /**

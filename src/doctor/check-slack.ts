@@ -22,7 +22,7 @@ const TOKEN_FIX =
   'Set SLACK_BOT_TOKEN to the Bot User OAuth Token (xoxb-…) from your app\'s "OAuth & Permissions" page; after changing scopes, reinstall the app to the workspace to get a new token.';
 
 /**
- * Calls Slack `auth.test` with the bot token (no retries) and checks the bot scopes it reports
+ * In OAuth install mode there is no one bot token: one line says so. Otherwise it calls Slack `auth.test` with the bot token (no retries) and checks the bot scopes it reports
  * (`x-oauth-scopes`, which @slack/web-api 8 puts in `response_metadata.scopes`): two lines,
  * `Slack auth.test` (team and bot user) and `Slack bot scopes` ({@link slackScopesCheck}); only the first
  * when the call fails.
@@ -31,6 +31,17 @@ export async function checkSlack(
   slack: SlackConfig,
   options: SlackDoctorOptions = {},
 ): Promise<DoctorCheck[]> {
+  if (slack.oauth) {
+    // Each workspace's token comes with its install (scopes from manifest.yml, asked for by /slack/install).
+    return [
+      {
+        name: 'Slack auth.test',
+        ok: true,
+        detail:
+          'OAuth install mode: one bot token per installed workspace (sealed in Redis); none to check here. Workspaces install from /slack/install.',
+      },
+    ];
+  }
   const client = createWebClient(slack.botToken, slack.apiUrl ?? undefined, {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,

@@ -14,6 +14,7 @@ const conversationSchema = z.object({
   channel: z.string().min(1),
   threadTs: z.string().min(1),
   teamId: z.string().optional(),
+  workspace: z.string().optional(),
 });
 
 /** Payload of a `turn` job: a {@link import('../agent/scheduler.js').TurnStart}. */

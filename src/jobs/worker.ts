@@ -4,7 +4,7 @@ import { advanceTurn } from '../agent/advance-turn.js';
 import { failTurn } from '../agent/end-turn.js';
 import type { EngineDeps } from '../agent/engine-deps.js';
 import { startTurn } from '../agent/thread-admission.js';
-import { StateError } from '../errors.js';
+import { StateError, SystemError } from '../errors.js';
 import { askJobSchema, JOB_NAMES, turnJobSchema, webhookJobSchema } from './payloads.js';
 
 /** How long a job waits before trying again when another process holds the turn's lease, in ms. */
@@ -61,6 +61,15 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
       try {
         return await processJob(deps, job, token, threadWaitMs, options.deliverWebhook);
       } catch (error) {
+        // OAuth install mode: the job's workspace uninstalled holdpoint (or revoked its token). Nothing can
+        // reach that workspace any more: the job ends, once, without retries.
+        if (error instanceof SystemError && error.code === 'slack_not_installed') {
+          deps.log.info(
+            { jobId: job.id, job: job.name, ...error.fields },
+            'the Slack workspace of this job is not installed; the job ends',
+          );
+          return 'not-installed';
+        }
         // Unreadable stored state (unknown schema version, corrupt record) will not get better by
         // retrying: fail the job once, with the reason, instead of retrying it with backoff.
         if (error instanceof StateError) {

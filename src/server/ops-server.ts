@@ -24,6 +24,11 @@ export interface HttpServerOptions {
   /** Slack's request listener in HTTP mode (verifies signatures itself); null in Socket Mode. */
   slack: RequestListener | null;
   slackPath: string;
+  /**
+   * More `GET` routes by exact path (OAuth install mode: `/slack/install`, `/slack/oauth_redirect`), each
+   * answering the whole request itself.
+   */
+  getRoutes?: ReadonlyMap<string, RequestListener>;
   /** The ask API (`/v1/…`), or null when it is off (those paths are 404). */
   api?: RequestListener | null;
   /** The MCP server (`/mcp`), or null when it is off. */
@@ -132,6 +137,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Serve
       return;
     }
     if (options.slack && path === options.slackPath) return options.slack(req, res);
+    const getRoute = req.method === 'GET' && path !== undefined ? options.getRoutes?.get(path) : undefined;
+    if (getRoute) return getRoute(req, res);
     if (options.api && path?.startsWith('/v1/')) return options.api(req, res);
     if (options.mcp && path === '/mcp') return options.mcp(req, res);
     json(res, 404, { error: 'not found' });

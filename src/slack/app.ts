@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { App } from '@slack/bolt';
+import { App, type AppOptions } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { registerActionHandlers } from './handlers/actions.js';
-import { registerEventHandlers } from './handlers/events.js';
+import { registerEventHandlers, registerUninstallHandlers } from './handlers/events.js';
 import type { SlackHandlerDeps } from './handlers/handler-deps.js';
 import { registerHomeHandlers } from './handlers/home.js';
 import { registerViewHandlers } from './handlers/views.js';
@@ -11,12 +11,21 @@ import { slackLogger } from './slack-logger.js';
 import { SlackSocketReceiver } from './socket-receiver.js';
 import { slackClientOptions } from './web-client.js';
 
+/** Bolt's `authorize` option. */
+type AuthorizeFn = NonNullable<AppOptions['authorize']>;
+
 /** The path Slack posts events and interactions to in HTTP mode. */
 export const SLACK_EVENTS_PATH = '/slack/events';
 
 /** Options of {@link createSlackApp}. */
 export interface SlackAppOptions {
+  /** Single-workspace mode's bot token; ignored when {@link SlackAppOptions.installationStore} is set. */
   botToken: string;
+  /**
+   * OAuth install mode: Bolt authorizes every request from this store (the team's installation), so each
+   * listener's `client` carries that team's bot token. HTTP mode only.
+   */
+  authorize?: AuthorizeFn | undefined;
   /** Socket Mode when set (`xapp-…`). */
   appToken?: string | undefined;
   /** Required in HTTP mode: requests are verified with it (HMAC-SHA256, 5 minute replay window). */
@@ -97,10 +106,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     receiver = http;
   }
   const app = new App({
-    token: options.botToken,
+    ...(options.authorize
+      ? { authorize: options.authorize }
+      : { token: options.botToken, botId: options.botId, botUserId: options.botUserId }),
     receiver,
-    botId: options.botId,
-    botUserId: options.botUserId,
     clientOptions,
     logger,
     // No conversation state in process memory (it would be wrong across processes anyway).
@@ -111,6 +120,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     options.logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   registerEventHandlers(app, deps);
+  registerUninstallHandlers(app, deps);
   registerActionHandlers(app, deps);
   registerViewHandlers(app, deps);
   registerHomeHandlers(app, deps);

@@ -64,6 +64,11 @@ export interface HomeTabDeps {
   now: () => number;
   /** `auth.test`'s `url` (`https://<team>.slack.com/`), for links to messages; null when unknown. */
   workspaceUrl: string | null;
+  /**
+   * OAuth install mode: an inbox lists only the asks of the viewer's own workspace (`teamId`), so no
+   * workspace's questions reach another's Home tab. Default false (one workspace).
+   */
+  scopeByTeam?: boolean;
 }
 
 /**
@@ -84,7 +89,7 @@ export class HomeTab {
    * Asks open to `anyone` are listed for the people they name (delegates, escalation targets) only: who can
    * see their channel is not known here, and a Home tab must not show a private channel's question to others.
    */
-  async inbox(client: WebClient, userId: string): Promise<InboxContent> {
+  async inbox(client: WebClient, userId: string, teamId?: string): Promise<InboxContent> {
     const { reader, log } = this.#deps;
     const now = this.#deps.now();
     const refs = await reader.listShownOpenAsks(INBOX_SCAN_LIMIT);
@@ -102,6 +107,7 @@ export class HomeTab {
     const started: AskRecord[] = [];
     for (const ask of asks) {
       if (ask?.status !== 'open' || ask.shownAt === null) continue;
+      if (this.#deps.scopeByTeam && ask.conversation.teamId !== teamId) continue;
       if (ask.requestedBy === userId) started.push(ask);
       if (await this.mayAnswerHere(client, ask, userId, now)) toAnswer.push(ask);
     }
@@ -116,13 +122,13 @@ export class HomeTab {
   }
 
   /** The person opened the Home tab: remember them as a viewer and publish their view. Never throws. */
-  async opened(client: WebClient, userId: string): Promise<void> {
+  async opened(client: WebClient, userId: string, teamId?: string): Promise<void> {
     try {
       await this.#deps.marks.recordOpened(userId, this.#deps.now(), HOME_VIEWER_TTL_MS, HOME_VIEWERS_MAX);
     } catch (error) {
       this.#deps.log.warn({ userId, err: error }, 'could not record the Home tab viewer');
     }
-    await this.refresh(client, userId);
+    await this.refresh(client, userId, teamId);
   }
 
   /**
@@ -137,7 +143,7 @@ export class HomeTab {
       for (const viewer of viewers)
         if (viewer === ask.requestedBy || (await this.mayAnswerHere(client, ask, viewer, now)))
           concerned.push(viewer);
-      await Promise.all(concerned.map((viewer) => this.refresh(client, viewer)));
+      await Promise.all(concerned.map((viewer) => this.refresh(client, viewer, ask.conversation.teamId)));
     } catch (error) {
       this.#deps.log.warn({ askId: ask.askId, err: error }, 'could not refresh Home tabs after a change');
     }
@@ -148,7 +154,7 @@ export class HomeTab {
    * publishes again after its own round (the "publish again" mark), so the newest state always lands.
    * Never throws (a refused publish is logged).
    */
-  async refresh(client: WebClient, userId: string): Promise<void> {
+  async refresh(client: WebClient, userId: string, teamId?: string): Promise<void> {
     const { marks, log } = this.#deps;
     try {
       await marks.markDirty(userId, HOME_DIRTY_MS);
@@ -157,7 +163,7 @@ export class HomeTab {
         if (!(await marks.claimPublish(userId, token, HOME_PUBLISH_LOCK_MS))) return;
         try {
           await marks.takeDirty(userId);
-          const view = renderHomeView(await this.inbox(client, userId));
+          const view = renderHomeView(await this.inbox(client, userId, teamId));
           await client.views.publish({ user_id: userId, view });
         } finally {
           await marks.releasePublish(userId, token);

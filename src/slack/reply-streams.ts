@@ -1,9 +1,10 @@
-import type { ChatStreamer, WebClient } from '@slack/web-api';
+import type { ChatStreamer } from '@slack/web-api';
 import { type ReplyStream, STREAM_TASK_TITLE_MAX, type StreamTask } from '../agent/surface.js';
 import type { ConversationRef } from '../asks/conversation.js';
 import type { EngineLogger } from '../asks/logger.js';
 import { truncateText } from './blocks/truncate.js';
 import { escapeMrkdwn } from './mrkdwn.js';
+import { clientFor, type SlackClients } from './slack-clients.js';
 import { slackErrorCode } from './slack-error-code.js';
 import type { SlackMarks } from './slack-marks.js';
 import { REPLY_TEXT_MAX, replyText } from './slack-text.js';
@@ -20,7 +21,8 @@ export const FALLBACK_UPDATE_INTERVAL_MS = 1000;
 
 /** Options of {@link SlackReplyStreams}. */
 export interface SlackReplyStreamsOptions {
-  client: WebClient;
+  /** The Web API client of each conversation's workspace. */
+  clients: SlackClients;
   marks: SlackMarks;
   log: EngineLogger;
   /** The workspace's team id (`auth.test`), for `recipient_team_id` when the conversation does not name one. */
@@ -245,7 +247,8 @@ class LiveStream implements ReplyStream {
       return false;
     }
     if (this.mode === 'streaming') return true;
-    const { client, marks } = this.options;
+    const { marks } = this.options;
+    const client = await clientFor(this.options.clients, this.conversation);
     if (!this.conversation.threadTs || !(await marks.beginPost(this.key))) {
       // No thread to stream into, or an attempt that crashed began this message: the reply replaces it.
       const ts = this.conversation.threadTs ? await marks.getPost(this.key) : null;
@@ -309,7 +312,8 @@ class LiveStream implements ReplyStream {
     text: string,
     metadata: { event_type: string; event_payload: Record<string, string> } | undefined,
   ): Promise<string> {
-    const { client, marks } = this.options;
+    const { marks } = this.options;
+    const client = await clientFor(this.options.clients, this.conversation);
     const channel = this.conversation.channel;
     this.lastUpdate = Date.now();
     const body = text.trim() === '' ? '…' : text;

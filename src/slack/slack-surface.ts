@@ -1,4 +1,4 @@
-import { ErrorCode, type WebClient } from '@slack/web-api';
+import { ErrorCode } from '@slack/web-api';
 import type { ModelMessage } from 'ai';
 import type {
   ActivityTarget,
@@ -17,6 +17,7 @@ import { renderAskNotice } from './blocks/render-ask-notice.js';
 import type { HomeTab } from './home-tab.js';
 import { encodeMessageRef, parseMessageRef } from './message-ref.js';
 import { SlackReplyStreams } from './reply-streams.js';
+import { clientFor, type SlackClients } from './slack-clients.js';
 import { slackErrorCode } from './slack-error-code.js';
 import { askPostKey, type SlackMarks } from './slack-marks.js';
 import { replyText, slackTextToPlain } from './slack-text.js';
@@ -54,7 +55,8 @@ export const HISTORY_MESSAGE_MAX = 4000;
 
 /** Options of {@link SlackSurface}. */
 export interface SlackSurfaceOptions {
-  client: WebClient;
+  /** The Web API client of each conversation's workspace (one client in single-workspace mode). */
+  clients: SlackClients;
   marks: SlackMarks;
   log: EngineLogger;
   /** The bot's user id (`U…`), to tell its own messages from people's. */
@@ -90,7 +92,7 @@ export class SlackSurface implements Surface {
   constructor(private readonly options: SlackSurfaceOptions) {
     this.reaction = options.workingReaction ?? 'hourglass_flowing_sand';
     this.streams = new SlackReplyStreams({
-      client: options.client,
+      clients: options.clients,
       marks: options.marks,
       log: options.log,
       teamId: options.teamId,
@@ -99,14 +101,20 @@ export class SlackSurface implements Surface {
   }
 
   async loadHistory(conversation: ConversationRef, trigger: TurnTrigger): Promise<ModelMessage[]> {
+    const client = await clientFor(this.options.clients, conversation);
+    const botUserId = await this.options.clients.botUserIdOf(
+      { teamId: conversation.teamId },
+      this.options.botUserId,
+    );
+    const named = { client, marks: this.options.marks, log: this.options.log };
     const fallback = async (): Promise<ModelMessage[]> => {
       if (trigger.synthetic) return [{ role: 'user', content: trigger.text }];
-      const names = await displayNames(this.options, [trigger.userId]);
-      return [{ role: 'user', content: this.userLine(trigger.userId, trigger.text, names) }];
+      const names = await displayNames(named, [trigger.userId]);
+      return [{ role: 'user', content: this.userLine(trigger.userId, trigger.text, names, botUserId) }];
     };
     let messages: Array<{ ts?: string; text?: string; user?: string; bot_id?: string }>;
     try {
-      const replies = await this.options.client.conversations.replies({
+      const replies = await client.conversations.replies({
         channel: conversation.channel,
         ts: conversation.threadTs,
         limit: 200,
@@ -128,16 +136,16 @@ export class SlackSurface implements Surface {
       .map((message) => ({ ...message, text: (message.text ?? '').slice(0, HISTORY_MESSAGE_MAX) }))
       .filter((message) => message.text.trim().length > 0);
     const isBot = (message: { user?: string; bot_id?: string }) =>
-      message.user === this.options.botUserId || message.bot_id !== undefined;
+      message.user === botUserId || message.bot_id !== undefined;
     // People by name and id (users.info, cached): best effort, an id alone when the name is unknown.
     const names = await displayNames(
-      this.options,
+      named,
       recent.flatMap((message) => (!isBot(message) && message.user ? [message.user] : [])),
     );
     const history: ModelMessage[] = recent.map((message) =>
       isBot(message)
         ? { role: 'assistant', content: slackTextToPlain(message.text) }
-        : { role: 'user', content: this.userLine(message.user ?? 'someone', message.text, names) },
+        : { role: 'user', content: this.userLine(message.user ?? 'someone', message.text, names, botUserId) },
     );
     if (trigger.synthetic) history.push({ role: 'user', content: trigger.text });
     // Providers want the conversation to start with a user message.
@@ -162,14 +170,16 @@ export class SlackSurface implements Surface {
     if (!ref) return;
     try {
       // The ask is resolved: no later sync draws over this (its revision was drawn already).
-      await updateAskMessage(this.options.client, ask, ref, { approvalOutcomes: outcomes });
+      const client = await clientFor(this.options.clients, ask.conversation);
+      await updateAskMessage(client, ask, ref, { approvalOutcomes: outcomes });
     } catch (error) {
       this.options.log.warn({ askId: ask.askId, err: error }, 'could not show the approval outcome');
     }
   }
 
   async syncAsk(ask: AskRecord): Promise<void> {
-    const { client, marks, readAsk, homes } = this.options;
+    const { marks, readAsk, homes } = this.options;
+    const client = await clientFor(this.options.clients, ask.conversation);
     await syncAskMessage(
       {
         client,
@@ -183,7 +193,8 @@ export class SlackSurface implements Surface {
   }
 
   async shown(ask: AskRecord): Promise<void> {
-    await this.options.homes?.askChanged(this.options.client, ask);
+    const { homes } = this.options;
+    if (homes) await homes.askChanged(await clientFor(this.options.clients, ask.conversation), ask);
   }
 
   async postMessage(
@@ -230,7 +241,7 @@ export class SlackSurface implements Surface {
    */
   async setActivity(target: ActivityTarget, activity: TurnActivity): Promise<void> {
     const { conversation } = target;
-    const { client } = this.options;
+    const client = await clientFor(this.options.clients, conversation);
     if (conversation.channel.startsWith('D') && !this.statusRefused.has(conversation.channel)) {
       try {
         await client.assistant.threads.setStatus({
@@ -262,9 +273,14 @@ export class SlackSurface implements Surface {
    * `Name (<@U…>) wrote: text`. The text's own lines after the first are quoted (`> `), so a message cannot
    * forge a line that reads like another person's attribution: only holdpoint starts a line with one.
    */
-  private userLine(userId: string, text: string, names: ReadonlyMap<string, string>): string {
+  private userLine(
+    userId: string,
+    text: string,
+    names: ReadonlyMap<string, string>,
+    botUserId: string,
+  ): string {
     const who = userId === 'someone' ? userId : personLabel(userId, names);
-    const body = slackTextToPlain(text, this.options.botUserId).replace(/\r?\n/g, '\n> ');
+    const body = slackTextToPlain(text, botUserId).replace(/\r?\n/g, '\n> ');
     return `${who} wrote: ${body}`;
   }
 
@@ -294,6 +310,8 @@ export class SlackSurface implements Surface {
     streamKey: string | undefined,
   ): Promise<string> {
     const marks = this.options.marks;
+    // Before the mark: a workspace that is no longer installed claims nothing.
+    const client = await clientFor(this.options.clients, conversation);
     if (!(await marks.beginPost(key))) {
       // Posted already (the mark holds its ts), being posted by another process right now (wait for its
       // ts), or begun by an attempt that crashed between posting and recording (look in the thread).
@@ -319,9 +337,9 @@ export class SlackSurface implements Surface {
         return streamed;
       }
     }
-    let result: Awaited<ReturnType<typeof this.options.client.chat.postMessage>>;
+    let result: Awaited<ReturnType<typeof client.chat.postMessage>>;
     try {
-      result = await this.options.client.chat.postMessage({
+      result = await client.chat.postMessage({
         channel: conversation.channel,
         // An ask from a program may start a new message instead of replying in a thread.
         ...(conversation.threadTs ? { thread_ts: conversation.threadTs } : {}),
@@ -357,7 +375,7 @@ export class SlackSurface implements Surface {
   /** Looks for the bot's own message carrying `key` in the thread, or the channel (after a crash between post and mark). */
   private async findPosted(conversation: ConversationRef, key: string): Promise<string | null> {
     try {
-      const { client } = this.options;
+      const client = await clientFor(this.options.clients, conversation);
       const replies = conversation.threadTs
         ? await client.conversations.replies({
             channel: conversation.channel,

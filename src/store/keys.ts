@@ -31,6 +31,9 @@ export interface AskRef {
  *   for all of them, so that one MGET reads a thread's names in a Redis Cluster too.
  * - `p:slack:home:viewers`: zset of people who opened the Home tab recently (member user id, score epoch ms).
  * - `p:slack:home:lock:<userId>` / `p:slack:home:dirty:<userId>`: publishing one person's Home view.
+ * - `p:{slack-installs}:install:<installationId>`: hash of one workspace's OAuth installation (`data`: the
+ *   sealed installation JSON, `kid`: the id of the key that sealed it); `p:{slack-installs}:installs`: set of
+ *   installation ids (one hash tag, so an install and the set change in one MULTI on a Redis Cluster too).
  *
  * The `{t:<turnId>}` and `{th:<threadKey>}` hash tags put every key one Lua script touches into one
  * Redis Cluster slot. The global ask index is only touched by single-key commands outside the scripts.
@@ -135,6 +138,19 @@ export class StoreKeys {
   /** People who opened the Home tab recently: `<p>:slack:home:viewers` (zset, score = when, epoch ms). */
   homeViewers(): string {
     return `${this.prefix}:slack:home:viewers`;
+  }
+
+  /**
+   * One workspace's OAuth installation: `<p>:{slack-installs}:install:<installationId>` (hash `data` = the installation
+   * sealed by `token-cipher.ts`, `kid` = its key id). Installation ids are `T-<teamId>` or `E-<enterpriseId>`.
+   */
+  slackInstallation(installationId: string): string {
+    return `${this.prefix}:{slack-installs}:install:${installationId}`;
+  }
+
+  /** Set of every stored installation id: `<p>:{slack-installs}:installs` (re-encryption at start-up walks it). */
+  slackInstallations(): string {
+    return `${this.prefix}:{slack-installs}:installs`;
   }
 
   /** Lock of the one process publishing a person's Home view: `<p>:slack:home:lock:<userId>` (token, TTL). */

@@ -456,12 +456,18 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     return { status, ask: askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions) };
   }
 
-  async cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult> {
+  async cancelAsk(
+    turnId: string,
+    askId: string,
+    byUserId: string,
+    at: string,
+    options: { uninstalled?: boolean } = {},
+  ): Promise<AskTransitionResult> {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
-    const canceled = canceledResolution(byUserId, at);
+    const canceled = canceledResolution(options.uninstalled ? null : byUserId, at);
     const reply = await this.#call('cancelAsk', key, () =>
-      this.#scripts.cancelAsk(key, byUserId, JSON.stringify(canceled), now),
+      this.#scripts.cancelAsk(key, byUserId, JSON.stringify(canceled), now, options.uninstalled ? '1' : ''),
     );
     return this.#transitionResult(reply, key, turnId, askId, now);
   }
@@ -503,6 +509,18 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const key = this.keys.askIndex();
     const members = await this.#call('listShownOpenAsks', key, () =>
       this.#redis.zrevrangebyscore(key, `(${RESOLVED_SCORE_BASE}`, '(0', 'LIMIT', 0, limit),
+    );
+    return refsOf(members);
+  }
+
+  /**
+   * Open asks from the ask index, shown or not (scores below `RESOLVED_SCORE_BASE`), at most `limit` (one
+   * `ZRANGEBYSCORE`). Advisory like the index: read each ask to know its state.
+   */
+  async listOpenAsks(limit: number): Promise<AskRef[]> {
+    const key = this.keys.askIndex();
+    const members = await this.#call('listOpenAsks', key, () =>
+      this.#redis.zrangebyscore(key, '-inf', `(${RESOLVED_SCORE_BASE}`, 'LIMIT', 0, limit),
     );
     return refsOf(members);
   }

@@ -53,6 +53,7 @@ const conversationSchema: z.ZodType<ConversationRef> = z.object({
   // Empty for a program's ask posted as a new message rather than in a thread.
   threadTs: z.string(),
   teamId: z.string().optional(),
+  workspace: z.string().optional(),
 });
 
 const outboxEntrySchema: z.ZodType<OutboxEntry> = z.object({

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/asks/logger.js';
+import { singleSlackClient } from '../../src/slack/slack-clients.js';
 import { SlackSurface } from '../../src/slack/slack-surface.js';
 import { createWebClient } from '../../src/slack/web-client.js';
 import { RedisSlackMarks } from '../../src/store/redis-slack-marks.js';
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 function surfaceOn(slack: FakeSlack, prefix: string): SlackSurface {
   return new SlackSurface({
-    client: createWebClient(slack.botToken, slack.url),
+    clients: singleSlackClient(createWebClient(slack.botToken, slack.url)),
     marks: new RedisSlackMarks(redis, { prefix }),
     log: silentLogger,
     botUserId: slack.botUserId,

@@ -315,3 +315,84 @@ describe('signed interaction payloads against a real Bolt HTTPReceiver', () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe('fake Slack with two workspaces and OAuth installs', () => {
+  let fake: FakeSlack;
+  const redirectUrl = 'http://127.0.0.1:9/slack/oauth_redirect';
+
+  beforeEach(async () => {
+    fake = await startFakeSlack({ oauthApp: { clientId: '1.2', clientSecret: 'sec', redirectUrl } });
+  });
+
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  const clientOf = (token: string) =>
+    new WebClient(token, { slackApiUrl: fake.url, retryConfig: { retries: 0 }, logLevel: undefined });
+
+  it('each token sees its own workspace: auth.test names it, messages stay apart', async () => {
+    const beta = fake.addTeam({ teamId: 'T0BETA', teamName: 'Beta' });
+    const alpha = fake.team(fake.teamId);
+    expect((await clientOf(beta.botToken).auth.test()).team_id).toBe('T0BETA');
+    expect((await clientOf(alpha.botToken).auth.test()).team_id).toBe(fake.teamId);
+    alpha.seedMessage({ channel: 'C0OPS', user: 'U1', text: 'alpha parent', ts: THREAD });
+    beta.seedMessage({ channel: 'C0OPS', user: 'U2', text: 'beta parent', ts: THREAD });
+    const posted = await clientOf(beta.botToken).chat.postMessage({
+      channel: 'C0OPS',
+      thread_ts: THREAD,
+      text: 'hi',
+    });
+    expect(beta.message('C0OPS', String(posted.ts))).toBeDefined();
+    expect(alpha.message('C0OPS', String(posted.ts))).toBeUndefined();
+    const seen = await clientOf(alpha.botToken).conversations.replies({ channel: 'C0OPS', ts: THREAD });
+    expect(seen.messages?.map((message) => message.text)).toEqual(['alpha parent']);
+    // Alpha's token cannot edit Beta's message: it does not exist in Alpha's workspace.
+    const refused = await platformError(
+      clientOf(alpha.botToken).chat.update({ channel: 'C0OPS', ts: String(posted.ts), text: 'x' }),
+    );
+    expect(refused.data.error).toBe('message_not_found');
+    expect(fake.calls.find((call) => call.method === 'chat.postMessage')?.teamId).toBe('T0BETA');
+    beta.revokeTokens();
+    expect((await platformError(clientOf(beta.botToken).auth.test())).data.error).toBe('token_revoked');
+  });
+
+  it('the authorize page hands out a single-use code that oauth.v2.access exchanges for the picked workspace', async () => {
+    const beta = fake.addTeam({ teamId: 'T0BETA', teamName: 'Beta' });
+    const authorize = new URL(`${fake.origin}/oauth/v2/authorize`);
+    authorize.search = new URLSearchParams({
+      client_id: '1.2',
+      scope: 'chat:write',
+      state: 's1',
+      team: 'T0BETA',
+    }).toString();
+    const page = await fetch(authorize, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    const back = new URL(page.headers.get('location') ?? '');
+    expect(`${back.origin}${back.pathname}`).toBe(redirectUrl);
+    expect(back.searchParams.get('state')).toBe('s1');
+    const code = back.searchParams.get('code') ?? '';
+    const noToken = new WebClient(undefined, {
+      slackApiUrl: fake.url,
+      retryConfig: { retries: 0 },
+      logLevel: undefined,
+    });
+    const wrongSecret = await platformError(
+      noToken.oauth.v2.access({ client_id: '1.2', client_secret: 'nope', code }),
+    );
+    expect(wrongSecret.data.error).toBe('bad_client_secret');
+    const granted = await noToken.oauth.v2.access({ client_id: '1.2', client_secret: 'sec', code });
+    expect(granted).toMatchObject({
+      access_token: beta.botToken,
+      team: { id: 'T0BETA' },
+      bot_user_id: beta.botUserId,
+    });
+    const again = await platformError(
+      noToken.oauth.v2.access({ client_id: '1.2', client_secret: 'sec', code }),
+    );
+    expect(again.data.error).toBe('invalid_code');
+    const unknownApp = new URL(authorize);
+    unknownApp.searchParams.set('client_id', '9.9');
+    expect((await fetch(unknownApp, { redirect: 'manual' })).status).toBe(400);
+  });
+});

@@ -137,12 +137,19 @@ export class MemoryStore implements EngineStore {
     return { status: 'completed' as const, ask: this.#record(ask) };
   }
 
-  async cancelAsk(turnId: string, askId: string, byUserId: string, at: string): Promise<AskTransitionResult> {
+  async cancelAsk(
+    turnId: string,
+    askId: string,
+    byUserId: string,
+    at: string,
+    options: { uninstalled?: boolean } = {},
+  ): Promise<AskTransitionResult> {
     const ask = this.asks.get(this.#askKey(turnId, askId));
     if (!ask) return { status: 'not-found', ask: null };
     if (ask.status !== 'open') return { status: 'closed', ask: this.#record(ask) };
-    if (!byUserId || byUserId !== ask.requestedBy) return { status: 'forbidden', ask: this.#record(ask) };
-    const canceled = canceledResolution(byUserId, at);
+    if (!options.uninstalled && (!byUserId || byUserId !== ask.requestedBy))
+      return { status: 'forbidden', ask: this.#record(ask) };
+    const canceled = canceledResolution(options.uninstalled ? null : byUserId, at);
     ask.resolutions = ask.resolutions.map((r) => r ?? clone(canceled));
     ask.status = 'resolved';
     return { status: 'completed', ask: this.#record(ask) };

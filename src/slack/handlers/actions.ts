@@ -31,9 +31,15 @@ import {
 import { parseMessageRef } from '../message-ref.js';
 import { askPostKey } from '../slack-marks.js';
 import { inAllowedGroup, mayAnswer } from './answerer-check.js';
+import { withBotOf } from './events.js';
 import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
-import { comesFromAskMessage, comesFromInbox } from './message-match.js';
+import {
+  comesFromAskMessage,
+  comesFromAskWorkspace,
+  comesFromInbox,
+  requestTeamOf,
+} from './message-match.js';
 import { PostAckQueue } from './post-ack-queue.js';
 import { handleReplyDecision } from './reply-answers.js';
 
@@ -50,11 +56,13 @@ import { type BlockActionBody, blockActionBodySchema } from './payloads.js';
  * Order for answers: store atomically, then ack (so an ack always means stored), then update the message.
  * A Redis failure still acks within Slack's 3 s and tells the person to click again.
  */
-export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
+export function registerActionHandlers(app: App, sharedDeps: SlackHandlerDeps): void {
   // Slack calls made after an ack wait until the clicks that arrived are acked, so a burst is acked first.
   const postAck = new PostAckQueue();
   const afterAck: Limiter = (task) => postAck.run(task);
-  app.action(ACTION_ID_PATTERN, async ({ ack, body, client, respond }) => {
+  app.action(ACTION_ID_PATTERN, async ({ ack, body, client, respond, context }) => {
+    const deps = withBotOf(sharedDeps, context.botUserId);
+    const requestTeam = requestTeamOf(body, context.teamId);
     let acked = false;
     postAck.arrived();
     const ackOnce = async () => {
@@ -84,11 +92,12 @@ export function registerActionHandlers(app: App, deps: SlackHandlerDeps): void {
             channel: payload.container?.channel_id ?? payload.channel?.id,
             target,
             respond,
+            requestTeam,
           },
           ackOnce,
           afterAck,
         );
-      else await handleAction(deps, client, payload, target, ackOnce, afterAck);
+      else await handleAction(deps, client, payload, target, ackOnce, afterAck, requestTeam);
     } catch (error) {
       deps.engine.log.error({ err: error, userId: payload.user.id }, 'action failed');
       await ackOnce();
@@ -119,6 +128,7 @@ async function handleAction(
   clickTarget: NoticeTarget,
   ack: () => Promise<void>,
   afterAck: Limiter,
+  requestTeam: string | undefined,
 ): Promise<void> {
   let target = clickTarget;
   const action = payload.actions[0];
@@ -146,6 +156,17 @@ async function handleAction(
   if (!ask) {
     await ack();
     await notify(client, deps.engine.log, target, askClosedText());
+    return;
+  }
+  if (!comesFromAskWorkspace(deps.scopeByTeam, ask, requestTeam)) {
+    // Another workspace's ask (OAuth install mode): refused like a click from the wrong message, and its
+    // notice goes to the clicker's own workspace (the listener's client).
+    await ack();
+    deps.engine.log.warn(
+      { askId: ref.askId, userId, requestTeam, askTeam: ask.conversation.teamId },
+      'click refused: it comes from another workspace than its ask',
+    );
+    await notify(client, deps.engine.log, clickTarget, wrongMessageText());
     return;
   }
   const claimed = {

@@ -3,8 +3,13 @@ import type { WebClient } from '@slack/web-api';
 import { submitTurn } from '../../agent/thread-admission.js';
 import { type ConversationRef, conversationKey } from '../../asks/conversation.js';
 import { notKeptText } from '../blocks/render-notices.js';
-import type { SlackHandlerDeps } from './handler-deps.js';
-import { eventEnvelopeSchema, type MessageEvent, messageEventSchema } from './payloads.js';
+import type { SlackHandlerDeps, UninstalledTeam } from './handler-deps.js';
+import {
+  eventEnvelopeSchema,
+  type MessageEvent,
+  messageEventSchema,
+  uninstallEnvelopeSchema,
+} from './payloads.js';
 import { answerByMention, offerReplyAsAnswer, openFreeTextFor } from './reply-answers.js';
 
 const DEFAULT_THREAD_MEMORY_MS = 30 * 24 * 3600 * 1000;
@@ -32,8 +37,9 @@ function writtenByPerson(event: MessageEvent): boolean {
  * - while a free-text question is open, a reply without a mention from an allowed answerer is held and
  *   they are asked privately whether it is their answer; a stranger's reply is never an answer.
  */
-export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
-  app.event('app_mention', async ({ body, event, client }) => {
+export function registerEventHandlers(app: App, sharedDeps: SlackHandlerDeps): void {
+  app.event('app_mention', async ({ body, event, client, context }) => {
+    const deps = withBotOf(sharedDeps, context.botUserId);
     const parsed = messageEventSchema.safeParse(event);
     // A mention by another bot (two bots could mention each other forever), an edit, or one without an
     // author starts nothing: a turn needs a person who asked.
@@ -44,7 +50,8 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
     });
   });
 
-  app.message(async ({ body, message, client }) => {
+  app.message(async ({ body, message, client, context }) => {
+    const deps = withBotOf(sharedDeps, context.botUserId);
     const parsed = messageEventSchema.safeParse(message);
     if (!parsed.success) return;
     const event = parsed.data;
@@ -54,7 +61,7 @@ export function registerEventHandlers(app: App, deps: SlackHandlerDeps): void {
     if (!isDm && (!event.thread_ts || mentionsBot(deps, event))) return;
     await withStorage(deps, client, event, isDm ? 'dm' : 'reply', async () => {
       if (!isDm) {
-        const conversation = conversationOf(event, teamOf(body));
+        const conversation = conversationOf(deps, event, teamOf(body));
         if (!(await deps.marks.isThreadMarked(conversationKey(conversation)))) return;
       }
       if (await firstDelivery(deps, body))
@@ -112,8 +119,51 @@ async function firstDelivery(deps: SlackHandlerDeps, body: unknown): Promise<boo
   return deps.marks.claimEvent(envelope.data.event_id, deps.eventDedupeMs ?? DEFAULT_EVENT_DEDUPE_MS);
 }
 
-function conversationOf(event: MessageEvent, teamId: string | undefined): ConversationRef {
-  return { surface: 'slack', channel: event.channel, threadTs: event.thread_ts ?? event.ts, teamId };
+function conversationOf(
+  deps: SlackHandlerDeps,
+  event: MessageEvent,
+  teamId: string | undefined,
+): ConversationRef {
+  return {
+    surface: 'slack',
+    channel: event.channel,
+    threadTs: event.thread_ts ?? event.ts,
+    teamId,
+    ...(deps.scopeByTeam && teamId ? { workspace: teamId } : {}),
+  };
+}
+
+/**
+ * The deps with the bot user id of the request's workspace (Bolt's `context.botUserId`, from the team's
+ * installation in OAuth install mode; the same id in single-workspace mode).
+ */
+export function withBotOf(deps: SlackHandlerDeps, botUserId: string | undefined): SlackHandlerDeps {
+  return botUserId && botUserId !== deps.botUserId ? { ...deps, botUserId } : deps;
+}
+
+/** Registers `app_uninstalled` and `tokens_revoked` (bot tokens) when the deps handle uninstalls. */
+export function registerUninstallHandlers(app: App, deps: SlackHandlerDeps): void {
+  const uninstalled = deps.uninstalled;
+  if (!uninstalled) return;
+  const teamOfEnvelope = (body: unknown, reason: UninstalledTeam['reason']): UninstalledTeam => {
+    const parsed = uninstallEnvelopeSchema.safeParse(body);
+    const envelope = parsed.success ? parsed.data : {};
+    const authorization = envelope.authorizations?.[0];
+    return {
+      teamId: envelope.team_id ?? authorization?.team_id ?? undefined,
+      enterpriseId: envelope.enterprise_id ?? authorization?.enterprise_id ?? undefined,
+      isEnterpriseInstall: envelope.is_enterprise_install ?? authorization?.is_enterprise_install ?? false,
+      reason,
+    };
+  };
+  app.event('app_uninstalled', async ({ body }) => {
+    await uninstalled(teamOfEnvelope(body, 'app_uninstalled'));
+  });
+  app.event('tokens_revoked', async ({ body, event }) => {
+    // A revoked user token changes nothing here: holdpoint acts with the bot token only.
+    if ((event.tokens.bot ?? []).length === 0) return;
+    await uninstalled(teamOfEnvelope(body, 'tokens_revoked'));
+  });
 }
 
 async function onHumanMessage(
@@ -124,7 +174,7 @@ async function onHumanMessage(
   how: 'mention' | 'dm' | 'reply',
 ): Promise<void> {
   const userId = event.user ?? '';
-  const conversation = conversationOf(event, teamId);
+  const conversation = conversationOf(deps, event, teamId);
   const threadKey = conversationKey(conversation);
   const memoryMs = deps.threadMemoryMs ?? DEFAULT_THREAD_MEMORY_MS;
   // Replies go on as conversation in DMs always, in channel threads only with THREAD_FOLLOW=all.

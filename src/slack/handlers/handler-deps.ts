@@ -27,4 +27,23 @@ export interface SlackHandlerDeps {
   groupMembers(client: WebClient, groupId: string): Promise<string[]>;
   /** The inbox and Home tab (`app_home_opened`, `/holdpoint asks`); absent: neither is served. */
   homes?: HomeTab;
+  /**
+   * OAuth install mode: conversations name their workspace (see `ConversationRef.workspace`), and a click,
+   * modal or reply is accepted only from the workspace of the ask it names. Default false (one workspace).
+   */
+  scopeByTeam?: boolean;
+  /**
+   * OAuth install mode: a workspace uninstalled holdpoint (`app_uninstalled`) or revoked its bot token
+   * (`tokens_revoked`): delete its installation and stop its work. Absent in single-workspace mode.
+   */
+  uninstalled?: (team: UninstalledTeam) => Promise<void>;
+}
+
+/** The workspace an `app_uninstalled` or `tokens_revoked` event is about (its envelope). */
+export interface UninstalledTeam {
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+  isEnterpriseInstall: boolean;
+  /** Which event said so. */
+  reason: 'app_uninstalled' | 'tokens_revoked';
 }

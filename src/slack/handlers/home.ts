@@ -27,18 +27,18 @@ const USAGE =
 export function registerHomeHandlers(app: App, deps: SlackHandlerDeps): void {
   const homes = deps.homes;
   if (!homes) return;
-  app.event('app_home_opened', async ({ event, client }) => {
+  app.event('app_home_opened', async ({ event, client, context }) => {
     if (event.tab !== 'home' || typeof event.user !== 'string') return;
-    await homes.opened(client, event.user);
+    await homes.opened(client, event.user, context.teamId);
   });
 
-  app.command(SLASH_COMMAND, async ({ command, ack, respond, client }) => {
+  app.command(SLASH_COMMAND, async ({ command, ack, respond, client, context }) => {
     const words = command.text.trim().toLowerCase().split(/\s+/);
     if (words[0] !== 'asks' && !(words[0] === '' && words.length === 1)) {
       await ack({ response_type: 'ephemeral', text: USAGE });
       return;
     }
-    const built = inboxMessage(homes, deps.engine.log, client, command.user_id);
+    const built = inboxMessage(homes, deps.engine.log, client, command.user_id, context.teamId);
     const first = await Promise.race([
       built,
       new Promise<null>((resolve) => setTimeout(() => resolve(null), COMMAND_ACK_BUDGET_MS).unref()),
@@ -63,9 +63,10 @@ async function inboxMessage(
   log: EngineLogger,
   client: WebClient,
   userId: string,
+  teamId: string | undefined,
 ): Promise<{ text: string; blocks?: unknown[] }> {
   try {
-    const content = await homes.inbox(client, userId);
+    const content = await homes.inbox(client, userId, teamId);
     const rendered = renderInbox(content, 'message');
     return { text: rendered.text, blocks: rendered.blocks };
   } catch (error) {

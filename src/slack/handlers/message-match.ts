@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AskRecord } from '../../asks/types.js';
 import { HOME_VIEW_CALLBACK_ID, inboxAskOfBlockId, shortAskId } from '../blocks/action-ids.js';
 import { parseMessageRef } from '../message-ref.js';
@@ -48,4 +49,36 @@ export function comesFromInbox(askId: string, claimed: ClaimedInboxClick): boole
   const ephemeral = claimed.container?.type === 'message' && claimed.container.is_ephemeral === true;
   if (!home && !ephemeral) return false;
   return inboxAskOfBlockId(claimed.blockId) === shortAskId(askId);
+}
+
+/** The fields of an interaction payload that name the workspace it came from. */
+const requestTeamSchema = z.object({
+  team: z.object({ id: z.string() }).nullish(),
+  user: z.object({ team_id: z.string().optional() }).nullish(),
+});
+
+/**
+ * The workspace a request came from: the team Bolt authorized it for (`context.teamId`: whose installation's
+ * client the listener got), else the payload's `team.id` or `user.team_id`.
+ */
+export function requestTeamOf(body: unknown, contextTeamId: string | undefined): string | undefined {
+  if (contextTeamId) return contextTeamId;
+  const parsed = requestTeamSchema.safeParse(body);
+  return parsed.success ? (parsed.data.team?.id ?? parsed.data.user?.team_id) : undefined;
+}
+
+/**
+ * OAuth install mode: whether a click, modal submission or reply from workspace `requestTeam` may touch
+ * `ask`, that is whether the ask belongs to that workspace (its conversation's `teamId`). A request whose
+ * workspace is unknown, or an ask that names none, is refused. Single-workspace mode (`scopeByTeam` false):
+ * always true.
+ */
+export function comesFromAskWorkspace(
+  scopeByTeam: boolean | undefined,
+  ask: AskRecord,
+  requestTeam: string | undefined,
+): boolean {
+  if (!scopeByTeam) return true;
+  const askTeam = ask.conversation.teamId;
+  return askTeam !== undefined && requestTeam !== undefined && askTeam === requestTeam;
 }

@@ -51,6 +51,22 @@ export const viewSubmissionBodySchema = z.object({
 /** The parts of an Events API envelope holdpoint reads. */
 export const eventEnvelopeSchema = z.object({ event_id: z.string().min(1), team_id: z.string().optional() });
 
+/** The envelope fields of an `app_uninstalled` / `tokens_revoked` event that name the workspace. */
+export const uninstallEnvelopeSchema = z.object({
+  team_id: z.string().nullish(),
+  enterprise_id: z.string().nullish(),
+  is_enterprise_install: z.boolean().nullish(),
+  authorizations: z
+    .array(
+      z.object({
+        team_id: z.string().nullish(),
+        enterprise_id: z.string().nullish(),
+        is_enterprise_install: z.boolean().nullish(),
+      }),
+    )
+    .nullish(),
+});
+
 /** An `app_mention` event or a `message` event (DM or thread reply). */
 export const messageEventSchema = z.object({
   type: z.string(),

@@ -21,7 +21,7 @@ import { slackTextToPlain } from '../slack-text.js';
 import { inAllowedGroup, mayAnswer } from './answerer-check.js';
 import { type NoticeTarget, notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
-import { inAskThread } from './message-match.js';
+import { comesFromAskWorkspace, inAskThread } from './message-match.js';
 import type { MessageEvent } from './payloads.js';
 
 /** Most characters of a reply's text kept while it waits for its author's decision. */
@@ -224,6 +224,8 @@ export async function handleReplyDecision(
     channel: string | undefined;
     target: NoticeTarget;
     respond?: RespondFn | undefined;
+    /** The workspace the click came from (see `requestTeamOf`). */
+    requestTeam?: string | undefined;
   },
   ack: () => Promise<void>,
   afterAck: <T>(task: () => Promise<T>) => Promise<T>,
@@ -272,6 +274,15 @@ export async function handleReplyDecision(
     await replaceEphemeral(deps, respond, 'This question has closed; your reply was not used.');
     return;
   }
+  if (!comesFromAskWorkspace(deps.scopeByTeam, ask, input.requestTeam)) {
+    await ack();
+    deps.engine.log.warn(
+      { askId: reply.askId, userId, requestTeam: input.requestTeam, askTeam: ask.conversation.teamId },
+      'reply decision refused: it comes from another workspace than its ask',
+    );
+    await replaceEphemeral(deps, respond, replyNotUsedText());
+    return;
+  }
   const result = await deps.engine.asks.record({
     turnId: reply.turnId,
     askId: reply.askId,
@@ -310,6 +321,8 @@ async function continueAsConversation(deps: SlackHandlerDeps, reply: HeldReply):
     channel: reply.channel,
     threadTs: reply.threadTs,
     teamId: reply.teamId,
+    // OAuth install mode: the same thread key as the turns its mentions start (see `conversationOf`).
+    ...(deps.scopeByTeam && reply.teamId ? { workspace: reply.teamId } : {}),
   };
   const admitted = await submitTurn(deps.engine, {
     turnId: deps.engine.newId(),

@@ -27,7 +27,7 @@ import {
 import { inAllowedGroup } from './answerer-check.js';
 import { notify, reportTransition } from './feedback.js';
 import type { SlackHandlerDeps } from './handler-deps.js';
-import { comesFromAskMessage } from './message-match.js';
+import { comesFromAskMessage, comesFromAskWorkspace, requestTeamOf } from './message-match.js';
 import { viewSubmissionBodySchema } from './payloads.js';
 
 /** Typed answers are capped at the modal input's max_length (3000 characters, plain_text_input docs). */
@@ -41,7 +41,8 @@ const TYPED_ANSWER_MAX = 3000;
  */
 export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
   registerCancelModal(app, deps);
-  app.view(ANSWER_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
+  app.view(ANSWER_MODAL_CALLBACK_ID, async ({ ack, body, client, context }) => {
+    const requestTeam = requestTeamOf(body, context.teamId);
     const parsed = viewSubmissionBodySchema.safeParse(body);
     const metadata = parsed.success ? parseModalMetadata(parsed.data.view.private_metadata) : null;
     if (!parsed.success || !metadata) {
@@ -62,9 +63,19 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
     const target = { channel: metadata.channel, userId, threadTs: undefined };
     try {
       const ask = await deps.engine.store.getAsk(metadata.turnId, metadata.askId);
-      if (ask && !comesFromAskMessage(ask, { channel: metadata.channel, messageTs: metadata.messageTs })) {
+      if (
+        ask &&
+        (!comesFromAskWorkspace(deps.scopeByTeam, ask, requestTeam) ||
+          !comesFromAskMessage(ask, { channel: metadata.channel, messageTs: metadata.messageTs }))
+      ) {
         deps.engine.log.warn(
-          { askId: metadata.askId, userId, channel: metadata.channel, messageTs: metadata.messageTs },
+          {
+            askId: metadata.askId,
+            userId,
+            channel: metadata.channel,
+            messageTs: metadata.messageTs,
+            requestTeam,
+          },
           'modal submission refused: its message does not show the ask it names',
         );
         await ack({ response_action: 'errors', errors: { [ANSWER_INPUT_BLOCK_ID]: wrongMessageText() } });
@@ -117,8 +128,8 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
     }
   });
 
-  app.view(DELEGATE_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
-    const checked = await checkedSubmission(deps, body);
+  app.view(DELEGATE_MODAL_CALLBACK_ID, async ({ ack, body, client, context }) => {
+    const checked = await checkedSubmission(deps, body, context.teamId);
     if (!checked) {
       await ack();
       return;
@@ -147,8 +158,8 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
     });
   });
 
-  app.view(CHANGE_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
-    const checked = await checkedSubmission(deps, body);
+  app.view(CHANGE_MODAL_CALLBACK_ID, async ({ ack, body, client, context }) => {
+    const checked = await checkedSubmission(deps, body, context.teamId);
     if (!checked) {
       await ack();
       return;
@@ -201,8 +212,8 @@ export function registerViewHandlers(app: App, deps: SlackHandlerDeps): void {
 
 /** "Cancel it" in the confirmation of the menu's "Cancel…": the store checks the requester again. */
 function registerCancelModal(app: App, deps: SlackHandlerDeps): void {
-  app.view(CANCEL_MODAL_CALLBACK_ID, async ({ ack, body, client }) => {
-    const checked = await checkedSubmission(deps, body);
+  app.view(CANCEL_MODAL_CALLBACK_ID, async ({ ack, body, client, context }) => {
+    const checked = await checkedSubmission(deps, body, context.teamId);
     await ack();
     if (!checked) return;
     const { userId, metadata, ask } = checked;
@@ -242,12 +253,13 @@ async function reportFailure(
 }
 
 /**
- * A follow-up modal's submission, checked like a click: its metadata parses, the ask exists and its
- * stored message is the one the modal names. Null (and a warning log line) otherwise.
+ * A follow-up modal's submission, checked like a click: its metadata parses, the ask exists, belongs to the
+ * submitter's workspace (OAuth install mode) and its stored message is the one the modal names. Null (and a warning log line) otherwise.
  */
 async function checkedSubmission(
   deps: SlackHandlerDeps,
   body: unknown,
+  contextTeamId: string | undefined,
 ): Promise<{
   userId: string;
   metadata: NonNullable<ReturnType<typeof parseModalMetadata>>;
@@ -259,7 +271,10 @@ async function checkedSubmission(
   if (!parsed.success || !metadata) return null;
   const ask = await deps.engine.store.getAsk(metadata.turnId, metadata.askId);
   if (!ask) return null;
-  if (!comesFromAskMessage(ask, { channel: metadata.channel, messageTs: metadata.messageTs })) {
+  if (
+    !comesFromAskWorkspace(deps.scopeByTeam, ask, requestTeamOf(body, contextTeamId)) ||
+    !comesFromAskMessage(ask, { channel: metadata.channel, messageTs: metadata.messageTs })
+  ) {
     deps.engine.log.warn(
       { askId: metadata.askId, userId: parsed.data.user.id, channel: metadata.channel },
       'modal submission refused: its message does not show the ask it names',

@@ -1,6 +1,6 @@
 --[[
-  The person who started the turn cancels an open ask: every unresolved question gets the given
-  `canceled` resolution. Answers given earlier stay.
+  The person who started the turn cancels an open ask, or the workspace uninstalled holdpoint (ARGV[4] = '1'):
+  every unresolved question gets the given `canceled` resolution. Answers given earlier stay.
 
   Input:
     KEYS[1] ask hash   <p>:{t:<turnId>}:ask:<askId>
@@ -8,12 +8,13 @@
     ARGV[1] user id of the person canceling
     ARGV[2] QuestionResolution JSON written into every unresolved slot
     ARGV[3] now, epoch ms (stored as resolvedAt)
+    ARGV[4] '1': canceled because the workspace uninstalled the app (no requester check), else '' or absent
 
   Output: { code, HGETALL of the ask after the script } ({ code } alone for -1)
      2  completed: the ask is now resolved (canceled)
     -1  not-found: no such ask
     -2  closed: the ask was already resolved
-    -4  forbidden: the user is not the ask's requester
+    -4  forbidden: the user is not the ask's requester (and ARGV[4] is not '1')
 ]]
 local key = KEYS[1]
 local fields = redis.call('HMGET', key, 'status', 'qcount', 'requestedBy')
@@ -24,7 +25,7 @@ end
 if status ~= 'open' then
   return { -2, redis.call('HGETALL', key) }
 end
-if ARGV[1] == '' or ARGV[1] ~= fields[3] then
+if ARGV[4] ~= '1' and (ARGV[1] == '' or ARGV[1] ~= fields[3]) then
   return { -4, redis.call('HGETALL', key) }
 end
 local qcount = tonumber(fields[2]) or 0

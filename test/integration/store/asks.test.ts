@@ -333,6 +333,15 @@ describe('cancelAsk', () => {
   it('reports not-found', async () => {
     expect((await store.cancelAsk('nope', 'a', 'U_REQ', at)).status).toBe('not-found');
   });
+
+  it('an uninstall cancels without a requester and names nobody; listOpenAsks lists it before, not after', async () => {
+    await pausedAsk(store, 'cancel-3', 'a');
+    expect(await store.listOpenAsks(1000)).toContainEqual({ turnId: 'cancel-3', askId: 'a' });
+    const result = await store.cancelAsk('cancel-3', 'a', '', at, { uninstalled: true });
+    expect(result.status).toBe('completed');
+    expect(result.ask?.resolutions).toStrictEqual([{ ...canceled, answeredBy: null }]);
+    expect(await store.listOpenAsks(1000)).not.toContainEqual({ turnId: 'cancel-3', askId: 'a' });
+  });
 });
 
 describe('markAskShown', () => {

@@ -50,19 +50,25 @@ export class FakeSlackState {
     string,
     { id: string; name?: string; real_name?: string; display_name?: string; is_bot?: boolean }
   >();
-  private tsCounter = 0;
+  /** Shared by every team's state of one fake, so message `ts` values never repeat across teams. */
+  private readonly clock: { ts: number };
   private viewCounter = 0;
 
   constructor(
     readonly botUserId: string,
     readonly botId: string,
     readonly teamId: string,
-  ) {}
+    clock: { ts: number } = { ts: 0 },
+    readonly teamName = 'Test Workspace',
+  ) {
+    this.clock = clock;
+  }
 
   /** A new `ts`, strictly increasing: `1780001000.000100`, `1780001001.000101`, … */
   nextTs(): string {
-    this.tsCounter += 1;
-    return `${1_780_001_000 + this.tsCounter}.${String(100 + this.tsCounter).padStart(6, '0')}`;
+    this.clock.ts += 1;
+    const n = this.clock.ts;
+    return `${1_780_001_000 + n}.${String(100 + n).padStart(6, '0')}`;
   }
 
   find(channel: string, ts: string): FakeSlackMessage | undefined {
@@ -148,8 +154,8 @@ export class FakeSlackState {
   private readonly handlers: Record<string, (args: Args) => MethodResult> = {
     'auth.test': () =>
       ok({
-        url: 'https://test-workspace.slack.com/',
-        team: 'Test Workspace',
+        url: `https://${this.teamName.toLowerCase().replaceAll(' ', '-')}.slack.com/`,
+        team: this.teamName,
         user: 'holdpoint',
         team_id: this.teamId,
         user_id: this.botUserId,

@@ -7,4 +7,5 @@ export type {
   FakeSlackFailure,
   FakeSlackMessage,
   FakeSlackOptions,
+  FakeSlackTeam,
 } from './types.js';

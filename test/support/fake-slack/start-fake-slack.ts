@@ -5,6 +5,10 @@
  * small workspace (messages, threads, metadata, reactions, ephemerals, views, Home tabs, user groups) so that
  * conversations.replies and chat.update behave. POSTs to `/response_url/…` are recorded too.
  *
+ * Several workspaces: `addTeam` adds one with its own bot token; a call sees the workspace of its token only
+ * (`auth.test` names it), and `oauth.v2.access` exchanges a code of the fake authorize page
+ * (`GET /oauth/v2/authorize`, see {@link FakeSlackOptions.oauthApp}) for that workspace's bot token.
+ *
  * Use: `const fake = await startFakeSlack(); new WebClient(fake.botToken, { slackApiUrl: fake.url })`,
  * or Bolt `clientOptions: { slackApiUrl: fake.url }`; `await fake.close()` in `afterEach`.
  */
@@ -20,10 +24,22 @@ import type {
   FakeSlackFailure,
   FakeSlackMessage,
   FakeSlackOptions,
+  FakeSlackTeam,
 } from './types.js';
 
-/** Methods that need no token. */
-const UNAUTHENTICATED = new Set(['api.test']);
+/** How long an authorization code may be exchanged, in ms (Slack: 10 minutes). */
+const OAUTH_CODE_TTL_MS = 10 * 60 * 1000;
+
+/** One workspace of the fake: its bot identity and token, and its own messages, views and users. */
+interface TeamEntry {
+  teamId: string;
+  botToken: string;
+  botUserId: string;
+  botId: string;
+  state: FakeSlackState;
+  /** The app was uninstalled: its token answers `token_revoked`. */
+  revoked: boolean;
+}
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -70,7 +86,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const botUserId = options.botUserId ?? 'U0BOT';
   const botId = options.botId ?? 'B0BOT';
   const teamId = options.teamId ?? 'T0TEST';
-  const state = new FakeSlackState(botUserId, botId, teamId);
+  const clock = { ts: 0 };
+  const state = new FakeSlackState(botUserId, botId, teamId, clock);
+  const teams = new Map<string, TeamEntry>([
+    [teamId, { teamId, botToken, botUserId, botId, state, revoked: false }],
+  ]);
+  const teamOfToken = (token: string): TeamEntry | undefined =>
+    [...teams.values()].find((team) => team.botToken === token);
+  /** Authorization codes handed out by the fake authorize page, single use. */
+  const codes = new Map<
+    string,
+    { teamId: string; redirectUri: string | null; expires: number; used: boolean }
+  >();
+  let codeCounter = 0;
   const calls: FakeSlackCall[] = [];
   const failures = new Map<string, FakeSlackFailure[]>();
   const responseUrlPosts: FakeResponseUrlPost[] = [];
@@ -101,12 +129,76 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (token !== appToken) return { body: { ok: false, error: 'invalid_auth' } };
       return { body: { ok: true, url: `ws://127.0.0.1:${socketPort()}/socket?ticket=${++tickets}` } };
     }
-    if (!UNAUTHENTICATED.has(method)) {
-      if (token === null) return { body: { ok: false, error: 'not_authed' } };
-      if (token !== botToken) return { body: { ok: false, error: 'invalid_auth' } };
-    }
+    // Methods that need no token (`oauth.v2.access` authenticates the app by its client id and secret).
+    if (method === 'oauth.v2.access') return exchangeCode(args);
     if (method === 'api.test') return { body: { ok: true, args } };
-    return state.handle(method, args) ?? { body: { ok: false, error: 'unknown_method' } };
+    if (token === null) return { body: { ok: false, error: 'not_authed' } };
+    const team = teamOfToken(token);
+    if (team === undefined) return { body: { ok: false, error: 'invalid_auth' } };
+    if (team.revoked) return { body: { ok: false, error: 'token_revoked' } };
+    // A token sees its own workspace only.
+    return team.state.handle(method, args) ?? { body: { ok: false, error: 'unknown_method' } };
+  }
+
+  /** `oauth.v2.access`: a code of the authorize page, exchanged once by the app that asked for it. */
+  function exchangeCode(args: Record<string, unknown>): MethodResult {
+    const app = options.oauthApp;
+    const clientId = typeof args.client_id === 'string' ? args.client_id : undefined;
+    const secret = typeof args.client_secret === 'string' ? args.client_secret : undefined;
+    if (app === undefined || clientId === undefined)
+      return { body: { ok: false, error: 'invalid_client_id' } };
+    if (clientId !== app.clientId) return { body: { ok: false, error: 'invalid_client_id' } };
+    if (secret !== app.clientSecret) return { body: { ok: false, error: 'bad_client_secret' } };
+    const code = typeof args.code === 'string' ? codes.get(args.code) : undefined;
+    if (code === undefined || code.used || code.expires < Date.now())
+      return { body: { ok: false, error: 'invalid_code' } };
+    const redirectUri = typeof args.redirect_uri === 'string' ? args.redirect_uri : null;
+    if (code.redirectUri !== null && redirectUri !== code.redirectUri)
+      return { body: { ok: false, error: 'bad_redirect_uri' } };
+    code.used = true;
+    const team = teams.get(code.teamId);
+    if (team === undefined) return { body: { ok: false, error: 'invalid_code' } };
+    team.revoked = false;
+    return {
+      body: {
+        ok: true,
+        app_id: 'A0APP',
+        authed_user: { id: 'U0INSTALLER' },
+        scope: app.scopes ?? 'chat:write',
+        token_type: 'bot',
+        access_token: team.botToken,
+        bot_user_id: team.botUserId,
+        team: { id: team.teamId, name: team.state.teamName },
+        enterprise: null,
+        is_enterprise_install: false,
+      },
+    };
+  }
+
+  /**
+   * The authorize page a browser is sent to (`GET /oauth/v2/authorize`): as if the person had picked the
+   * workspace `team` (a query parameter of the fake; default the first team) and pressed Allow, it redirects
+   * to the app's redirect URL with a fresh code and the state it was given.
+   */
+  function authorizePage(url: URL): { status: number; headers: Record<string, string>; body: string } {
+    const app = options.oauthApp;
+    if (app === undefined || url.searchParams.get('client_id') !== app.clientId)
+      return { status: 400, headers: {}, body: 'invalid_client_id' };
+    if (!url.searchParams.get('scope')) return { status: 400, headers: {}, body: 'invalid_scope' };
+    const wanted = url.searchParams.get('team') ?? teamId;
+    if (!teams.has(wanted)) return { status: 400, headers: {}, body: 'unknown_team' };
+    const redirectUri = url.searchParams.get('redirect_uri');
+    const target = redirectUri ?? app.redirectUrl;
+    if (target === undefined || (redirectUri !== null && app.redirectUrl && redirectUri !== app.redirectUrl))
+      return { status: 400, headers: {}, body: 'bad_redirect_uri' };
+    codeCounter += 1;
+    const code = `code-${wanted}-${codeCounter}`;
+    codes.set(code, { teamId: wanted, redirectUri, expires: Date.now() + OAUTH_CODE_TTL_MS, used: false });
+    const back = new URL(target);
+    back.searchParams.set('code', code);
+    const stateParam = url.searchParams.get('state');
+    if (stateParam !== null) back.searchParams.set('state', stateParam);
+    return { status: 302, headers: { location: back.toString() }, body: '' };
   }
 
   let pending = 0;
@@ -128,6 +220,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           send(response, 200, { ok: true });
           return;
         }
+        if (url.pathname === '/oauth/v2/authorize') {
+          const page = authorizePage(url);
+          response.writeHead(page.status, { 'content-type': 'text/plain', ...page.headers });
+          response.end(page.body);
+          return;
+        }
         if (!url.pathname.startsWith('/api/')) {
           send(response, 404, { ok: false, error: 'not_found' });
           return;
@@ -142,7 +240,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
         const result = answer(method, args, token);
         const status = result.status ?? 200;
-        calls.push({ method, args, token, time, status, response: result.body });
+        const callTeam = token === null ? undefined : teamOfToken(token)?.teamId;
+        calls.push({
+          method,
+          args,
+          token,
+          time,
+          status,
+          response: result.body,
+          ...(callTeam ? { teamId: callTeam } : {}),
+        });
         send(response, status, result.body, result.headers);
       })
       .catch((error: unknown) => {
@@ -162,6 +269,29 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const teamView = (entry: TeamEntry): FakeSlackTeam => ({
+    teamId: entry.teamId,
+    botToken: entry.botToken,
+    botUserId: entry.botUserId,
+    botId: entry.botId,
+    messagesIn: (channel, threadTs) => entry.state.thread(channel, threadTs),
+    message: (channel, ts) => entry.state.find(channel, ts),
+    seedMessage: (input) =>
+      entry.state.addMessage({
+        channel: input.channel,
+        ts: input.ts ?? entry.state.nextTs(),
+        ...(input.threadTs !== undefined ? { thread_ts: input.threadTs } : {}),
+        user: input.user,
+        text: input.text,
+        ...(input.blocks !== undefined ? { blocks: input.blocks } : {}),
+        reactions: [],
+      }),
+    homeView: (userId) => entry.state.homeViews.get(userId),
+    revokeTokens: () => {
+      entry.revoked = true;
+    },
+    callsWithToken: () => calls.filter((call) => call.token === entry.botToken),
+  });
   const origin = `http://127.0.0.1:${port}`;
   let responseUrlCounter = 0;
 
@@ -239,6 +369,29 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     dropSockets: () => {
       for (const socket of sockets) socket.terminate();
+    },
+    addTeam: (input) => {
+      const entry: TeamEntry = {
+        teamId: input.teamId,
+        botToken: input.botToken ?? `xoxb-fake-${input.teamId.toLowerCase()}`,
+        botUserId: input.botUserId ?? `U0BOT${input.teamId}`,
+        botId: input.botId ?? `B0BOT${input.teamId}`,
+        state: new FakeSlackState(
+          input.botUserId ?? `U0BOT${input.teamId}`,
+          input.botId ?? `B0BOT${input.teamId}`,
+          input.teamId,
+          clock,
+          input.teamName ?? `Workspace ${input.teamId}`,
+        ),
+        revoked: false,
+      };
+      teams.set(input.teamId, entry);
+      return teamView(entry);
+    },
+    team: (id) => {
+      const entry = teams.get(id);
+      if (entry === undefined) throw new Error(`fake Slack: no team ${id}`);
+      return teamView(entry);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

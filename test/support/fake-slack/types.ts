@@ -14,6 +14,8 @@ export interface FakeSlackCall {
   status: number;
   /** JSON body the fake answered with. */
   response: Record<string, unknown>;
+  /** The workspace whose bot token made the call (absent: no token, or an unknown one). */
+  teamId?: string;
 }
 
 /** A message as the fake stores it (bot posts and seeded human messages). */
@@ -64,7 +66,7 @@ export type FakeSlackFailure =
 
 /** Options of startFakeSlack. */
 export interface FakeSlackOptions {
-  /** The only bot token accepted. @defaultValue `xoxb-fake-token` */
+  /** The first workspace's bot token (`addTeam` adds more). @defaultValue `xoxb-fake-token` */
   botToken?: string;
   /** @defaultValue `U0BOT` */
   botUserId?: string;
@@ -81,9 +83,37 @@ export interface FakeSlackOptions {
   appToken?: string;
   /** Whether the Socket Mode endpoint says `hello` when a client connects (false: it never does). @defaultValue true */
   socketHello?: boolean;
+  /**
+   * The Slack app that may install through the fake authorize page and exchange codes with
+   * `oauth.v2.access` (its client id and secret, and the Redirect URL configured for it).
+   */
+  oauthApp?: { clientId: string; clientSecret: string; redirectUrl?: string; scopes?: string };
 }
 
 /** A running fake Slack Web API. */
+/** One workspace of the fake (see {@link FakeSlack.addTeam}). */
+export interface FakeSlackTeam {
+  teamId: string;
+  botToken: string;
+  botUserId: string;
+  botId: string;
+  messagesIn(channel: string, threadTs: string): FakeSlackMessage[];
+  message(channel: string, ts: string): FakeSlackMessage | undefined;
+  seedMessage(input: {
+    channel: string;
+    user: string;
+    text: string;
+    ts?: string;
+    threadTs?: string;
+    blocks?: unknown[];
+  }): FakeSlackMessage;
+  homeView(userId: string): Record<string, unknown> | undefined;
+  /** The app was uninstalled from this workspace: its bot token answers `token_revoked` from now on. */
+  revokeTokens(): void;
+  /** Every call made with this workspace's bot token. */
+  callsWithToken(): FakeSlackCall[];
+}
+
 export interface FakeSlack {
   /** The `slackApiUrl` for @slack/web-api / Bolt `clientOptions`: `http://127.0.0.1:<port>/api/`. */
   url: string;
@@ -148,5 +178,15 @@ export interface FakeSlack {
   responseUrl(id?: string): string;
   responseUrlPosts: FakeResponseUrlPost[];
   /** Stops the server and drops open connections. */
+  /** Adds a workspace with its own bot token (default `xoxb-fake-<team id lowercased>`), messages and views. */
+  addTeam(input: {
+    teamId: string;
+    teamName?: string;
+    botToken?: string;
+    botUserId?: string;
+    botId?: string;
+  }): FakeSlackTeam;
+  /** A workspace of the fake (the first one is `teamId`). */
+  team(teamId: string): FakeSlackTeam;
   close(): Promise<void>;
 }

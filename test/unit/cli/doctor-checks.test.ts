@@ -98,6 +98,7 @@ describe('checkSlack against a server that sends x-oauth-scopes', () => {
   const slack = (botToken: string) => ({
     mode: 'http' as const,
     botToken,
+    oauth: null,
     apiUrl,
     appToken: null,
     signingSecret: 'secret',
@@ -109,6 +110,24 @@ describe('checkSlack against a server that sends x-oauth-scopes', () => {
     expect(checks).toEqual([
       { name: 'Slack auth.test', ok: true, detail: 'team "Acme" (T1), bot user @holdpoint (U1)' },
       expect.objectContaining({ name: 'Slack bot scopes', ok: false, detail: 'missing reactions:write' }),
+    ]);
+  });
+
+  it('OAuth install mode: says tokens are per workspace and calls no Slack method', async () => {
+    const oauth = {
+      clientId: '1.2',
+      clientSecret: 'c',
+      stateSecret: 's',
+      encryptionKey: Buffer.alloc(32),
+      previousEncryptionKey: null,
+    };
+    const checks = await checkSlack({ ...slack(''), apiUrl: 'http://127.0.0.1:9/api/', oauth });
+    expect(checks).toEqual([
+      expect.objectContaining({
+        name: 'Slack auth.test',
+        ok: true,
+        detail: expect.stringContaining('OAuth install mode'),
+      }),
     ]);
   });
 

@@ -79,6 +79,6 @@ describe('CONFIG_VARIABLES', () => {
   it('renders a Markdown table with one row per variable', () => {
     const rows = renderConfigMarkdown().trim().split('\n');
     expect(rows).toHaveLength(CONFIG_VARIABLES.length + 2);
-    expect(rows[2]).toMatch(/^\| `SLACK_BOT_TOKEN` \| yes \|/);
+    expect(rows[2]).toMatch(/^\| `SLACK_BOT_TOKEN` \| in single-workspace mode/);
   });
 });

@@ -65,7 +65,9 @@ describe('manifest.yml', () => {
     expect(manifest.settings.event_subscriptions.request_url).toBeUndefined();
   });
 
-  it('explains how to switch to HTTP mode', () => {
+  it('explains how to switch to HTTP mode, and to OAuth install mode', () => {
+    expect(text).toContain('redirect_urls: [https://<your-host>/slack/oauth_redirect]');
+    expect(text).toContain('https://<your-host>/slack/install');
     expect(text).toContain('socket_mode_enabled: false');
     expect(text).toContain('request_url: https://<your-host>/slack/events');
     expect(text).toContain('SLACK_SIGNING_SECRET');
@@ -79,6 +81,8 @@ describe('manifest.yml', () => {
       'message.channels': 'channels:history',
       'message.groups': 'groups:history',
       'message.mpim': 'mpim:history',
+      app_uninstalled: null,
+      tokens_revoked: null,
     };
     for (const event of manifest.settings.event_subscriptions.bot_events) {
       expect(needs, event).toHaveProperty([event]);
