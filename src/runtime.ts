@@ -39,7 +39,7 @@ import { createSlackApp, SLACK_EVENTS_PATH, type SlackApp } from './slack/app.js
 import { cachedGroupMembers } from './slack/handlers/answerer-check.js';
 import type { UninstalledTeam } from './slack/handlers/handler-deps.js';
 import { HomeTab } from './slack/home-tab.js';
-import { createSlackInstaller, type SlackInstaller } from './slack/oauth-install.js';
+import { createSlackInstaller, type SlackInstaller, workspaceAllowed } from './slack/oauth-install.js';
 import { installedSlackClients, type SlackClients, singleSlackClient } from './slack/slack-clients.js';
 import { slackErrorCode } from './slack/slack-error-code.js';
 import { slackLogger } from './slack/slack-logger.js';
@@ -295,7 +295,7 @@ export async function startRuntime(
       });
       installations = store;
       clients = installedSlackClients({
-        bot: (team) => store.botOf(team),
+        bot: async (team) => (workspaceAllowed(oauth.allowedWorkspaces, team) ? store.botOf(team) : null),
         apiUrl,
         clientOptions,
       });
@@ -562,13 +562,26 @@ export async function startRuntime(
               installationStore: installations,
               apiUrl,
               logger,
+              allowedWorkspaces: oauth.allowedWorkspaces,
             })
           : null;
       oauthRoutes = installer?.routes ?? null;
       const installedStore = installations;
       slack = createSlackApp({
         botToken: config.slack.botToken,
-        ...(installer ? { authorize: (source) => installer.provider.authorize(source) } : {}),
+        ...(installer && oauth
+          ? {
+              // Events and clicks from a workspace outside SLACK_ALLOWED_WORKSPACES are not served, even when an
+              // installation of it was stored before the list named it.
+              authorize: async (source) => {
+                if (!workspaceAllowed(oauth.allowedWorkspaces, source))
+                  throw new Error(
+                    `Slack workspace ${source.teamId ?? source.enterpriseId ?? '?'} is not in SLACK_ALLOWED_WORKSPACES`,
+                  );
+                return installer.provider.authorize(source);
+              },
+            }
+          : {}),
         appToken: config.slack.mode === 'socket' ? config.slack.appToken : undefined,
         signingSecret: config.slack.signingSecret ?? undefined,
         apiUrl: config.slack.apiUrl ?? undefined,

@@ -75,6 +75,16 @@ export const CONFIG_VARIABLES = [
     secret: true,
   },
   {
+    name: 'SLACK_ALLOWED_WORKSPACES',
+    group: 'Slack',
+    required: false,
+    requiredWhen: 'for OAuth install mode',
+    default: null,
+    description:
+      'The workspaces (team ids T…) and Enterprise Grid organizations (E…) that may install holdpoint and use it, comma separated. An install from anywhere else is refused and its token revoked; events and clicks from elsewhere are not served. Public distribution lets any workspace reach /slack/install, so this list is required.',
+    secret: false,
+  },
+  {
     name: 'SLACK_STATE_SECRET',
     group: 'Slack',
     required: false,

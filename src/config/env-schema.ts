@@ -212,7 +212,24 @@ export function createEnvSchema(options: EnvSchemaOptions) {
           'TOKEN_ENCRYPTION_KEY_PREVIOUS',
           'TOKEN_ENCRYPTION_KEY_PREVIOUS equals TOKEN_ENCRYPTION_KEY: during a rotation it holds the old key; unset it when there is none',
         );
+      const allowedText = get('SLACK_ALLOWED_WORKSPACES');
+      const allowed = (allowedText ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id.length > 0);
+      const badIds = allowed.filter((id) => !/^[TE][A-Z0-9]{2,}$/.test(id));
+      if (allowedText === undefined || allowed.length === 0)
+        problem(
+          'SLACK_ALLOWED_WORKSPACES',
+          'SLACK_ALLOWED_WORKSPACES is missing: OAuth install mode needs the team ids (T…) or Enterprise Grid ids (E…) that may install holdpoint, comma separated (any workspace can reach /slack/install once public distribution is on)',
+        );
+      else if (badIds.length > 0)
+        problem(
+          'SLACK_ALLOWED_WORKSPACES',
+          `SLACK_ALLOWED_WORKSPACES holds ${badIds.map((id) => JSON.stringify(id.slice(0, 20))).join(', ')}: use team ids (T…) and enterprise ids (E…), comma separated`,
+        );
       oauth = {
+        allowedWorkspaces: new Set(allowed),
         clientId: get('SLACK_CLIENT_ID') ?? '',
         clientSecret: get('SLACK_CLIENT_SECRET') ?? '',
         stateSecret: stateSecret ?? '',

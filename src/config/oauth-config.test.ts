@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { InvalidConfigError, loadConfig } from './load-config.js';
 import { decodeTokenKey } from './token-key.js';
 
-const KEY_HEX = 'ab'.repeat(32);
-const KEY_B64 = Buffer.alloc(32, 7).toString('base64');
+/** Two fixed keys of 32 varied bytes (as `openssl rand` gives). */
+const KEY_BYTES = Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 37 + 11) % 256));
+const KEY_HEX = KEY_BYTES.toString('hex');
+const KEY_B64 = Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 53 + 7) % 256)).toString('base64');
 const oauthEnv = {
   SLACK_CLIENT_ID: '1111.2222',
   SLACK_CLIENT_SECRET: 'client-secret-value',
   SLACK_STATE_SECRET: 's'.repeat(32),
   TOKEN_ENCRYPTION_KEY: KEY_HEX,
+  SLACK_ALLOWED_WORKSPACES: 'T0TEST,E0GRID',
   SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5',
   ANTHROPIC_API_KEY: 'sk-ant-api03-abcdef',
 };
@@ -27,11 +30,19 @@ describe('TOKEN_ENCRYPTION_KEY decoding', () => {
   it.each([
     ['64 hex digits', KEY_HEX, true],
     ['base64 of 32 bytes', KEY_B64, true],
-    ['base64url of 32 bytes', Buffer.alloc(32, 251).toString('base64url'), true],
-    ['31 bytes of base64', Buffer.alloc(31, 7).toString('base64'), false],
-    ['33 bytes of base64', Buffer.alloc(33, 7).toString('base64'), false],
+    ['base64url of 32 bytes, padded', `${KEY_BYTES.toString('base64url')}=`, true],
+    ['31 bytes of base64', KEY_BYTES.subarray(0, 31).toString('base64'), false],
+    ['33 bytes of base64', Buffer.concat([KEY_BYTES, Buffer.from([1])]).toString('base64'), false],
     ['63 hex digits', 'a'.repeat(63), false],
     ['a passphrase', 'correct horse battery staple', false],
+    [
+      'a 43-character passphrase that reads as unpadded base64url',
+      'my-company-holdpoint-token-encryption-key-1',
+      false,
+    ],
+    ['64 hex zeros', '0'.repeat(64), false],
+    ['all-zero base64', Buffer.alloc(32).toString('base64'), false],
+    ['a repeated byte', 'ab'.repeat(32), false],
   ])('%s', (_name, text, ok) => {
     const key = decodeTokenKey(text);
     expect(key?.length ?? null).toBe(ok ? 32 : null);
@@ -90,7 +101,30 @@ describe('loadConfig: OAuth install mode', () => {
       'SLACK_CLIENT_SECRET',
       'SLACK_STATE_SECRET',
       'TOKEN_ENCRYPTION_KEY',
+      'SLACK_ALLOWED_WORKSPACES',
     ]);
+  });
+
+  it.each([
+    ['T0TEST,E0GRID', null],
+    [' T0TEST , T0BBB ', null],
+    ['', 'SLACK_ALLOWED_WORKSPACES is missing'],
+    ['acme', 'SLACK_ALLOWED_WORKSPACES holds "acme"'],
+    ['T0TEST,U0ALICE', 'SLACK_ALLOWED_WORKSPACES holds "U0ALICE"'],
+  ])('SLACK_ALLOWED_WORKSPACES=%j', (value, message) => {
+    const problems = problemsOf({
+      ...oauthEnv,
+      SLACK_ALLOWED_WORKSPACES: value,
+      SLACK_CLIENT_ID: undefined,
+      SLACK_BOT_TOKEN: 'xoxb-1',
+    });
+    // Checked only in OAuth mode: with a bot token the list is not looked at (the token problem is the only one).
+    expect(problems.some((problem) => problem.variable === 'SLACK_ALLOWED_WORKSPACES')).toBe(false);
+    if (message === null)
+      expect(
+        loadConfig({ ...oauthEnv, SLACK_ALLOWED_WORKSPACES: value }).slack.oauth?.allowedWorkspaces.size,
+      ).toBeGreaterThan(0);
+    else expect(() => loadConfig({ ...oauthEnv, SLACK_ALLOWED_WORKSPACES: value })).toThrow(message);
   });
 
   it('refuses a key that is not 32 bytes, a short state secret, and a previous key equal to the current, without echoing secrets', () => {

@@ -43,6 +43,8 @@ export interface SlackOAuthConfig {
   clientSecret: string;
   /** `SLACK_STATE_SECRET`: signs the OAuth state. Secret. */
   stateSecret: string;
+  /** `SLACK_ALLOWED_WORKSPACES`: the team ids (T…) and enterprise ids (E…) that may install and use holdpoint. */
+  allowedWorkspaces: ReadonlySet<string>;
   /** `TOKEN_ENCRYPTION_KEY`, decoded: 32 bytes. Secret. */
   encryptionKey: Buffer;
   /** `TOKEN_ENCRYPTION_KEY_PREVIOUS`, decoded (a rotation in progress), or null. Secret. */

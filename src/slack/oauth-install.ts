@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InstallationStore } from '@slack/bolt';
 import { type CodedError, type Installation, InstallProvider, type OrgInstallation } from '@slack/oauth';
+import { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { REQUIRED_BOT_SCOPES } from '../config/slack-scopes.js';
 import { slackLogger } from './slack-logger.js';
@@ -20,6 +21,22 @@ export interface SlackInstallerOptions {
   /** `SLACK_API_URL`, or undefined for Slack itself. */
   apiUrl: string | undefined;
   logger: Logger;
+  /** `SLACK_ALLOWED_WORKSPACES`: the team ids (T…) and enterprise ids (E…) that may install. */
+  allowedWorkspaces: ReadonlySet<string>;
+}
+
+/**
+ * Whether a workspace may use holdpoint: its team id or its Enterprise Grid id is in `allowed`
+ * (`SLACK_ALLOWED_WORKSPACES`). Pure.
+ */
+export function workspaceAllowed(
+  allowed: ReadonlySet<string>,
+  workspace: { teamId?: string | undefined; enterpriseId?: string | undefined },
+): boolean {
+  return (
+    (workspace.teamId !== undefined && allowed.has(workspace.teamId)) ||
+    (workspace.enterpriseId !== undefined && allowed.has(workspace.enterpriseId))
+  );
 }
 
 /** OAuth install mode's HTTP side: the two routes, and `authorize` for Bolt. */
@@ -103,6 +120,30 @@ export function createSlackInstaller(options: SlackInstallerOptions): SlackInsta
       `The install did not complete (${error.code}). Start again from ${SLACK_INSTALL_PATH} in the same browser.`,
     );
   };
+  // Before the installation is stored: one from a workspace outside SLACK_ALLOWED_WORKSPACES is refused, and
+  // the token Slack just issued for it is revoked (best effort).
+  const afterInstallation = async (
+    installation: Installation | OrgInstallation,
+    _options: unknown,
+    _req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<boolean> => {
+    const workspace = { teamId: installation.team?.id, enterpriseId: installation.enterprise?.id };
+    if (workspaceAllowed(options.allowedWorkspaces, workspace)) return true;
+    log.warn(workspace, 'an install from a workspace outside SLACK_ALLOWED_WORKSPACES was refused');
+    const token = installation.bot?.token;
+    if (token)
+      await new WebClient(token, slackClientOptions(options.apiUrl)).auth.revoke().catch((error: unknown) => {
+        log.warn({ err: error, ...workspace }, 'could not revoke the refused install token');
+      });
+    page(
+      res,
+      403,
+      'holdpoint was not installed',
+      'This Slack workspace may not install holdpoint here. Ask the people who run it to add its id to SLACK_ALLOWED_WORKSPACES.',
+    );
+    return false;
+  };
   return {
     provider,
     routes: new Map([
@@ -114,6 +155,7 @@ export function createSlackInstaller(options: SlackInstallerOptions): SlackInsta
         SLACK_OAUTH_REDIRECT_PATH,
         (req: IncomingMessage, res: ServerResponse) =>
           provider.handleCallback(req, res, {
+            afterInstallation,
             success: (installation, _options, _req, response) => success(installation, response),
             failure: (error, _options, _req, response) => failure(error, response),
           }),

@@ -27,9 +27,13 @@ const CLIENT_ID = '1111.2222';
 const CLIENT_SECRET = 'fake-client-secret-0123456789';
 const STORE_PREFIX = 'hp-oauth';
 const STATE_SECRET = 'state-secret-0123456789abcdef0123456789';
-const ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
+const ENCRYPTION_KEY = Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 29 + 5) % 256)).toString(
+  'base64',
+);
 const TEAM_A = 'T0TEST';
 const TEAM_B = 'T0BBB';
+/** A workspace outside SLACK_ALLOWED_WORKSPACES. */
+const TEAM_C = 'T0CCC';
 const provider = REPLAY_PROVIDER.anthropic;
 
 let redis: RedisServerHandle;
@@ -39,6 +43,7 @@ let app: ProductionApp;
 let inspect: Redis;
 let teamA: FakeSlackTeam;
 let teamB: FakeSlackTeam;
+let teamC: FakeSlackTeam;
 let counter = 0;
 
 type Json = Record<string, unknown>;
@@ -237,6 +242,7 @@ beforeAll(async () => {
   ]);
   teamA = fake.team(TEAM_A);
   teamB = fake.addTeam({ teamId: TEAM_B, teamName: 'Beta Corp' });
+  teamC = fake.addTeam({ teamId: TEAM_C, teamName: 'Gamma Ltd' });
   inspect = new Redis(redis.url);
   const env = productionEnv({
     fake,
@@ -249,6 +255,8 @@ beforeAll(async () => {
       SLACK_CLIENT_SECRET: CLIENT_SECRET,
       SLACK_STATE_SECRET: STATE_SECRET,
       TOKEN_ENCRYPTION_KEY: ENCRYPTION_KEY,
+      // Team A and B may install; a third workspace (Gamma) may not.
+      SLACK_ALLOWED_WORKSPACES: `${TEAM_A},${TEAM_B}`,
       HOLDPOINT_TEST_STORE_PREFIX: STORE_PREFIX,
       // Replies posted whole, so each is one chat.postMessage (streaming has its own tests).
       REPLY_STREAMING: 'off',
@@ -283,6 +291,14 @@ describe('production OAuth install mode: two workspaces, nothing crosses', () =>
       [`T-${TEAM_A}`, `T-${TEAM_B}`].sort(),
     );
     await expectNoPlaintextTokens();
+    // A workspace outside SLACK_ALLOWED_WORKSPACES: refused, its new token revoked, nothing stored.
+    const c = await install(teamC);
+    expect(c.status).toBe(403);
+    expect(c.page).toContain('may not install holdpoint');
+    expect(fake.callsTo('auth.revoke').map((call) => call.token)).toEqual([teamC.botToken]);
+    expect((await inspect.smembers(`${STORE_PREFIX}:{slack-installs}:installs`)).sort()).toEqual(
+      [`T-${TEAM_A}`, `T-${TEAM_B}`].sort(),
+    );
     // No secret reaches the log: tokens, the client and state secrets, the encryption key.
     for (const secret of [teamA.botToken, teamB.botToken, CLIENT_SECRET, STATE_SECRET, ENCRYPTION_KEY])
       expect(app.output()).not.toContain(secret);

@@ -136,6 +136,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const team = teamOfToken(token);
     if (team === undefined) return { body: { ok: false, error: 'invalid_auth' } };
     if (team.revoked) return { body: { ok: false, error: 'token_revoked' } };
+    // `auth.revoke`: the token stops working (as after an uninstall); `test=true` only checks it.
+    if (method === 'auth.revoke') {
+      const test = args.test === true || args.test === 'true' || args.test === '1';
+      if (!test) team.revoked = true;
+      return { body: { ok: true, revoked: !test } };
+    }
     // A token sees its own workspace only.
     return team.state.handle(method, args) ?? { body: { ok: false, error: 'unknown_method' } };
   }

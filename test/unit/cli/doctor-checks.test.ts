@@ -120,6 +120,7 @@ describe('checkSlack against a server that sends x-oauth-scopes', () => {
       stateSecret: 's',
       encryptionKey: Buffer.alloc(32),
       previousEncryptionKey: null,
+      allowedWorkspaces: new Set(['T0TEST']),
     };
     const checks = await checkSlack({ ...slack(''), apiUrl: 'http://127.0.0.1:9/api/', oauth });
     expect(checks).toEqual([
