@@ -123,8 +123,7 @@ export class RedisInstallationStore implements InstallationStore {
       try {
         const opened = this.options.cipher.open(sealed, id);
         if (!opened.stale) continue;
-        await this.write(id, opened.plain);
-        reencrypted += 1;
+        if (await this.reseal(id, sealed, opened.plain)) reencrypted += 1;
       } catch {
         unreadable.push(id);
       }
@@ -139,7 +138,7 @@ export class RedisInstallationStore implements InstallationStore {
     if (sealed === null) return null;
     const opened = this.options.cipher.open(sealed, id);
     // Re-encrypt on read: a record of the previous key is sealed again under the current one.
-    if (opened.stale) await this.write(id, opened.plain);
+    if (opened.stale) await this.reseal(id, sealed, opened.plain);
     let json: unknown;
     try {
       json = JSON.parse(opened.plain);
@@ -150,6 +149,24 @@ export class RedisInstallationStore implements InstallationStore {
     if (!parsed.success)
       throw new StateError('installation_unreadable', `the installation ${id} does not match the schema`);
     return parsed.data;
+  }
+
+  /**
+   * Seals `plain` again under the current key, only while the record still holds `sealed` (one script on
+   * the one key): an uninstall or a new install between the read and this write is never undone.
+   * @returns whether it was written.
+   */
+  private async reseal(id: string, sealed: string, plain: string): Promise<boolean> {
+    const { cipher } = this.options;
+    const written = await this.redis.eval(
+      "if redis.call('HGET', KEYS[1], 'data') == ARGV[1] then redis.call('HSET', KEYS[1], 'data', ARGV[2], 'kid', ARGV[3]) return 1 end return 0",
+      1,
+      this.keys.slackInstallation(id),
+      sealed,
+      cipher.seal(plain, id),
+      cipher.keyId,
+    );
+    return written === 1;
   }
 
   private async write(id: string, plain: string): Promise<void> {

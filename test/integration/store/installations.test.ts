@@ -94,6 +94,30 @@ describe('RedisInstallationStore', () => {
     expect(await after.botOf({ teamId: 'T2' })).toMatchObject({ token: 'xoxb-team-two' });
   });
 
+  it('re-encryption never brings back an installation deleted between its read and its write', async () => {
+    const prefix = uniquePrefix('installs');
+    const keys = new StoreKeys(prefix);
+    const before = new RedisInstallationStore(redis, { prefix, cipher: createTokenCipher(KEY_OLD) });
+    await before.storeInstallation(installation('T1', 'xoxb-team-one'));
+    // An uninstall lands right after the rotated store read the record (a client whose HGET deletes it after).
+    const racing = new Proxy(redis, {
+      get(target, property, receiver) {
+        if (property !== 'hget') return Reflect.get(target, property, receiver);
+        return async (key: string, field: string) => {
+          const value = await target.hget(key, field);
+          await target.del(key);
+          return value;
+        };
+      },
+    });
+    const rotated = new RedisInstallationStore(racing, {
+      prefix,
+      cipher: createTokenCipher(KEY_NEW, KEY_OLD),
+    });
+    expect(await rotated.reencryptAll()).toEqual({ reencrypted: 0, unreadable: [] });
+    expect(await redis.exists(keys.slackInstallation('T-T1'))).toBe(0);
+  });
+
   it('installation ids: team installs by team, org-wide installs by enterprise', () => {
     expect(installationIdOf({ teamId: 'T1', enterpriseId: 'E1', isEnterpriseInstall: false })).toBe('T-T1');
     expect(installationIdOf({ teamId: undefined, enterpriseId: 'E1', isEnterpriseInstall: true })).toBe(
