@@ -81,17 +81,7 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
   });
-  // Without a listener ioredis prints "Unhandled error event"; callers add their own logging listener.
-  const ignore = (): void => {};
-  bullmq.on('error', ignore);
-  request.on('error', ignore);
-  return {
-    bullmq,
-    request,
-    async close() {
-      await Promise.all([closeClient(bullmq), closeClient(request)]);
-    },
-  };
+  return connectionPair(bullmq, request);
 }
 
 /**
@@ -121,6 +111,12 @@ function createClusterConnections(url: string, options: RedisConnectionsOptions)
     },
     lazyConnect,
   );
+  return connectionPair(bullmq, request);
+}
+
+/** The two clients as {@link RedisConnections}, their errors ignored until the caller adds a listener. */
+function connectionPair(bullmq: Redis, request: Redis): RedisConnections {
+  // Without a listener ioredis prints "Unhandled error event"; callers add their own logging listener.
   const ignore = (): void => {};
   bullmq.on('error', ignore);
   request.on('error', ignore);
