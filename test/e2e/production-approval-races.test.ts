@@ -18,7 +18,7 @@ import { type ModelReplay, startModelReplay } from '../support/model-replay/mode
 import { testRedisUrl } from '../support/redis.js';
 import { freePort } from '../support/redis-server.js';
 import { type ProductionApp, startProductionApp } from './support/production-app.js';
-import { productionEnv } from './support/production-env.js';
+import { productionEnv, scopeEnv } from './support/production-env.js';
 import { newThread, type TestThread } from './support/slack-thread.js';
 
 const RACES = 100;
@@ -65,9 +65,7 @@ approvals:
         MCP_CALLS_FILE: callsFile,
         WORKER_CONCURRENCY: '16',
         LOG_LEVEL: 'warn',
-        HOLDPOINT_TEST_QUEUE: `races-${id}`,
-        HOLDPOINT_TEST_QUEUE_PREFIX: `{races-${id}}`,
-        HOLDPOINT_TEST_STORE_PREFIX: `hp-races-${id}`,
+        ...scopeEnv(`races-${id}`),
       },
     }),
   );

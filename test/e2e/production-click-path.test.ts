@@ -18,6 +18,7 @@ import {
   type ProductionModel,
   productionEnv,
   REPLAY_PROVIDER,
+  scopeEnv,
   startComposeRedis,
 } from './support/production-env.js';
 import { newThread } from './support/slack-thread.js';
@@ -42,9 +43,7 @@ beforeAll(async () => {
           model,
           // Three apps share one Redis: each gets its own queue and key prefix.
           env: {
-            HOLDPOINT_TEST_QUEUE: `prod-${index}`,
-            HOLDPOINT_TEST_QUEUE_PREFIX: `{prod-${index}}`,
-            HOLDPOINT_TEST_STORE_PREFIX: `hp-prod-${index}`,
+            ...scopeEnv(`prod-${index}`),
           },
         }),
       ),

@@ -12,7 +12,7 @@ import { type ModelReplay, startModelReplay } from '../support/model-replay/mode
 import { isClusterRun } from '../support/redis-client.js';
 import { freePort } from '../support/redis-server.js';
 import { type ProductionApp, startProductionApp } from './support/production-app.js';
-import { productionEnv } from './support/production-env.js';
+import { productionEnv, scopeEnv } from './support/production-env.js';
 import { newThread } from './support/slack-thread.js';
 
 let fake: FakeSlack;
@@ -45,9 +45,7 @@ async function start(env: Record<string, string> = {}): Promise<ProductionApp> {
       model: 'anthropic',
       env: {
         REDIS_CLUSTER: 'on',
-        HOLDPOINT_TEST_QUEUE: scope,
-        HOLDPOINT_TEST_QUEUE_PREFIX: `{${scope}}`,
-        HOLDPOINT_TEST_STORE_PREFIX: `hp-${scope}`,
+        ...scopeEnv(scope),
         ...env,
       },
     }),

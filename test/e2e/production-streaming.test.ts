@@ -19,10 +19,10 @@ import { stdioServerYaml } from '../support/mcp-config.js';
 import { type ModelReplay, startModelReplay } from '../support/model-replay/model-replay.js';
 import { freePort, type RedisServerHandle } from '../support/redis-server.js';
 import { TEST_SIGNING_SECRET } from '../support/slack-harness.js';
-import { blockActionRequest, eventRequest } from '../support/slack-payloads.js';
+import { eventRequest } from '../support/slack-payloads.js';
 import { type ProductionApp, startProductionApp } from './support/production-app.js';
-import { productionEnv, startComposeRedis } from './support/production-env.js';
-import { findButton, newThread } from './support/slack-thread.js';
+import { productionEnv, scopeEnv, startComposeRedis } from './support/production-env.js';
+import { newThread } from './support/slack-thread.js';
 
 let redis: RedisServerHandle;
 let fake: FakeSlack;
@@ -53,9 +53,7 @@ async function start(env: Record<string, string> = {}): Promise<ProductionApp> {
       port: await freePort(),
       model: 'anthropic',
       env: {
-        HOLDPOINT_TEST_QUEUE: scope,
-        HOLDPOINT_TEST_QUEUE_PREFIX: `{${scope}}`,
-        HOLDPOINT_TEST_STORE_PREFIX: `hp-${scope}`,
+        ...scopeEnv(scope),
         ...env,
       },
     }),
@@ -75,6 +73,13 @@ async function until(check: () => boolean, timeoutMs = 15_000, what = 'condition
 /** The bot's messages in a thread, oldest first. */
 function botMessages(channel: string, threadTs: string): FakeSlackMessage[] {
   return fake.messagesIn(channel, threadTs).filter((message) => message.user === fake.botUserId);
+}
+
+/** A config file naming the deploy MCP server of test/support (read-only `deploy_status` among its tools), no approvals. */
+function deployConfig(): string {
+  const config = join(mkdtempSync(join(tmpdir(), 'hp-stream-')), 'holdpoint.yaml');
+  writeFileSync(config, `mcpServers:\n${stdioServerYaml('deploy')}\napprovals: []\n`);
+  return config;
 }
 
 /** The post key in a message's metadata. */
@@ -149,9 +154,7 @@ describe('streamed replies (REPLY_STREAMING=on)', () => {
   });
 
   it('a tool call shows as a status line while it runs and when it is done', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hp-stream-'));
-    const config = join(dir, 'holdpoint.yaml');
-    writeFileSync(config, `mcpServers:\n${stdioServerYaml('deploy')}\napprovals: []\n`);
+    const config = deployConfig();
     replay.enqueue(
       'anthropic',
       {
@@ -182,9 +185,7 @@ describe('streamed replies (REPLY_STREAMING=on)', () => {
   });
 
   it('a stream of status lines only (a tool call, then no text): the reply text still ends it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hp-stream-'));
-    const config = join(dir, 'holdpoint.yaml');
-    writeFileSync(config, `mcpServers:\n${stdioServerYaml('deploy')}\napprovals: []\n`);
+    const config = deployConfig();
     replay.enqueue(
       'anthropic',
       { toolCalls: [{ name: 'deploy_status', input: { service: 'payments-api' } }] },
@@ -331,9 +332,7 @@ describe('status while a turn works', () => {
   });
 
   it('in a DM (assistant thread): "is thinking…", "is running x", cleared at the pause, then again until the end; no reaction', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hp-status-'));
-    const config = join(dir, 'holdpoint.yaml');
-    writeFileSync(config, `mcpServers:\n${stdioServerYaml('deploy')}\napprovals: []\n`);
+    const config = deployConfig();
     replay.enqueue(
       'anthropic',
       { text: 'Checking.', toolCalls: [{ name: 'deploy_status', input: { service: 'payments-api' } }] },
@@ -341,9 +340,9 @@ describe('status while a turn works', () => {
       'd-final-text',
     );
     const app = await start({ HOLDPOINT_CONFIG: config });
-    const channel = 'D0ALICE';
-    const ts = `${1_780_100_000 + (process.pid % 1000)}.000100`;
-    fake.seedMessage({ channel, user: 'U0ALICE', text: 'is payments-api ok?', ts });
+    // The DM is a thread of its own: the person's message is its first message.
+    const thread = newThread(fake, 'is payments-api ok?', 'D0ALICE');
+    const { channel, threadTs: ts } = thread;
     const sent = await app.send(
       eventRequest(
         { text: 'is payments-api ok?', ts, user: 'U0ALICE', channel, channel_type: 'im' },
@@ -351,11 +350,7 @@ describe('status while a turn works', () => {
       ),
     );
     expect(sent.status).toBe(200);
-    const ask = await fake.waitForCall(
-      'chat.postMessage',
-      (call) => call.args.channel === channel && Array.isArray(call.args.blocks) && call.response.ok === true,
-      20_000,
-    );
+    const ask = await thread.waitForAsk(1, 20_000);
     const statuses = () =>
       fake
         .callsTo('assistant.threads.setStatus')
@@ -364,29 +359,7 @@ describe('status while a turn works', () => {
     await until(() => statuses().at(-1) === '', 10_000, 'the status cleared at the pause');
     expect(statuses()).toEqual(['is thinking…', 'is running deploy_status', 'is thinking…', '']);
 
-    const blocks = ask.args.blocks as unknown[];
-    const { blockId, button } = findButton(blocks, 'Hotfix forward');
-    const click = blockActionRequest(
-      {
-        user: 'U0ALICE',
-        channel,
-        actions: [
-          {
-            type: 'button',
-            action_id: button.action_id,
-            block_id: blockId,
-            text: button.text,
-            value: button.value,
-            action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
-          },
-        ],
-        message: { ts: ask.response.ts, thread_ts: ts, blocks },
-        container: { thread_ts: ts },
-        responseUrl: fake.responseUrl(),
-      },
-      { secret: TEST_SIGNING_SECRET },
-    );
-    expect((await app.send(click)).status).toBe(200);
+    expect(await thread.click(app, ask, 'Hotfix forward', { user: 'U0ALICE' })).toBe(200);
     await until(
       () => statuses().length >= 6 && statuses().at(-1) === '',
       15_000,

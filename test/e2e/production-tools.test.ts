@@ -21,7 +21,7 @@ import { freePort, type RedisServerHandle } from '../support/redis-server.js';
 import { TEST_SIGNING_SECRET } from '../support/slack-harness.js';
 import { answerModalValues, viewSubmissionRequest } from '../support/slack-payloads.js';
 import { type ProductionApp, runProductionAppToExit, startProductionApp } from './support/production-app.js';
-import { productionEnv, startComposeRedis } from './support/production-env.js';
+import { productionEnv, scopeEnv, startComposeRedis } from './support/production-env.js';
 import { newThread } from './support/slack-thread.js';
 import { trailingToolResults } from './support/wire.js';
 
@@ -73,9 +73,7 @@ function toolEnv(config: string, env: Record<string, string> = {}): Promise<Reco
       model: 'anthropic',
       env: {
         HOLDPOINT_CONFIG: config,
-        HOLDPOINT_TEST_QUEUE: scope,
-        HOLDPOINT_TEST_QUEUE_PREFIX: `{${scope}}`,
-        HOLDPOINT_TEST_STORE_PREFIX: `hp-${scope}`,
+        ...scopeEnv(scope),
         MCP_CALLS_FILE: join(dir, 'calls'),
         MCP_HOLD_FILE: join(dir, 'hold'),
         ...env,

@@ -31,6 +31,19 @@ export const FAST_JOB_TIMINGS = {
   HOLDPOINT_TEST_SWEEP_MS: '1000',
 } as const;
 
+/**
+ * The queue name, BullMQ prefix and store key prefix of one scope (`HOLDPOINT_TEST_QUEUE`,
+ * `HOLDPOINT_TEST_QUEUE_PREFIX` = `{<scope>}`, `HOLDPOINT_TEST_STORE_PREFIX` = `hp-<scope>`): apps of one
+ * scope share their queues and keys; apps of another scope on the same Redis never see them.
+ */
+export function scopeEnv(scope: string): Record<string, string> {
+  return {
+    HOLDPOINT_TEST_QUEUE: scope,
+    HOLDPOINT_TEST_QUEUE_PREFIX: `{${scope}}`,
+    HOLDPOINT_TEST_STORE_PREFIX: `hp-${scope}`,
+  };
+}
+
 /** Input of {@link productionEnv}. */
 export interface ProductionEnvInput {
   fake: FakeSlack;

@@ -211,6 +211,7 @@ export function newThread(
               action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
             },
           ],
+          channel,
           message: { ts: ask.response.ts, thread_ts: threadTs, blocks },
           container: { thread_ts: threadTs },
           responseUrl: fake.responseUrl(),
