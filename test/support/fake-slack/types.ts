@@ -90,15 +90,17 @@ export interface FakeSlackOptions {
   oauthApp?: { clientId: string; clientSecret: string; redirectUrl?: string; scopes?: string };
 }
 
-/** A running fake Slack Web API. */
-/** One workspace of the fake (see {@link FakeSlack.addTeam}). */
-export interface FakeSlackTeam {
+/** What a workspace of the fake holds and how a test reads and seeds it (the fake's first one, or another). */
+export interface FakeSlackWorkspace {
   teamId: string;
   botToken: string;
   botUserId: string;
   botId: string;
+  /** The parent and replies of a thread, oldest first (deleted messages excluded). */
   messagesIn(channel: string, threadTs: string): FakeSlackMessage[];
+  /** One stored message, or undefined. */
   message(channel: string, ts: string): FakeSlackMessage | undefined;
+  /** Adds a human message (e.g. a thread parent or a reply); returns it with its assigned `ts`. */
   seedMessage(input: {
     channel: string;
     user: string;
@@ -107,22 +109,24 @@ export interface FakeSlackTeam {
     threadTs?: string;
     blocks?: unknown[];
   }): FakeSlackMessage;
+  /** The Home tab view last published for `userId` (`views.publish`), or undefined. */
   homeView(userId: string): Record<string, unknown> | undefined;
+}
+
+/** One workspace of the fake (see {@link FakeSlack.addTeam}). */
+export interface FakeSlackTeam extends FakeSlackWorkspace {
   /** The app was uninstalled from this workspace: its bot token answers `token_revoked` from now on. */
   revokeTokens(): void;
   /** Every call made with this workspace's bot token. */
   callsWithToken(): FakeSlackCall[];
 }
 
-export interface FakeSlack {
+/** A running fake Slack Web API; its own fields are those of its first workspace. */
+export interface FakeSlack extends FakeSlackWorkspace {
   /** The `slackApiUrl` for @slack/web-api / Bolt `clientOptions`: `http://127.0.0.1:<port>/api/`. */
   url: string;
   /** `http://127.0.0.1:<port>`. */
   origin: string;
-  botToken: string;
-  botUserId: string;
-  botId: string;
-  teamId: string;
   /** Every call in arrival order. */
   calls: FakeSlackCall[];
   /** Calls to one method, in order. */
@@ -145,19 +149,6 @@ export interface FakeSlack {
     predicate?: (call: FakeSlackCall) => boolean,
     timeoutMs?: number,
   ): Promise<FakeSlackCall>;
-  /** The parent and replies of a thread, oldest first (deleted messages excluded). */
-  messagesIn(channel: string, threadTs: string): FakeSlackMessage[];
-  /** One stored message, or undefined. */
-  message(channel: string, ts: string): FakeSlackMessage | undefined;
-  /** Adds a human message (e.g. a thread parent or a reply); returns it with its assigned `ts`. */
-  seedMessage(input: {
-    channel: string;
-    user: string;
-    text: string;
-    ts?: string;
-    threadTs?: string;
-    blocks?: unknown[];
-  }): FakeSlackMessage;
   /** Ends every open stream, as Slack does to a stream left too long without appends; returns how many. */
   expireStreams(): number;
   /** Sets the members of a user group for usergroups.users.list. */
@@ -170,8 +161,6 @@ export interface FakeSlack {
     display_name?: string;
     is_bot?: boolean;
   }): void;
-  /** The Home tab view last published for `userId` (`views.publish`), or undefined. */
-  homeView(userId: string): Record<string, unknown> | undefined;
   /** Ephemerals sent so far. */
   ephemerals: FakeSlackEphemeral[];
   /** A local response_url whose POSTs are recorded in {@link responseUrlPosts}. */
