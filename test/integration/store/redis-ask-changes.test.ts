@@ -4,7 +4,7 @@
  * connection, and announcing never throws (also with Redis gone).
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchAsk } from '../../../src/api/ask-changes.js';
 import { createSubscriberConnection } from '../../../src/ops/redis-connections.js';
@@ -72,10 +72,13 @@ describe('RedisAskChanges', () => {
 
   it('the subscription comes back after Redis drops the connection', async () => {
     const admin = testRedisClient();
+    await admin.ping(); // a cluster client knows its nodes once connected
+    // In a cluster run the subscriber is connected to one of the masters: list and kill on each of them.
+    const servers = isClusterRun() ? (admin as unknown as Cluster).nodes('master') : [admin];
     const name = `${prefix}-test-subscriber`;
-    const list = String(await admin.client('LIST'));
+    const list = (await Promise.all(servers.map((server) => server.client('LIST')))).map(String).join('\n');
     expect(list).toContain(name);
-    await admin.client('KILL', 'SKIPME', 'yes', 'TYPE', 'pubsub');
+    await Promise.all(servers.map((server) => server.client('KILL', 'SKIPME', 'yes', 'TYPE', 'pubsub')));
     await admin.quit();
     // Announce until one arrives: before the resubscription they are lost (and long-polls look again on their own).
     let woken = false;
