@@ -103,6 +103,8 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   readonly #endedRetentionMs: number;
   readonly #onBackgroundError: (error: unknown, operation: string) => void;
   readonly #definitions: DefinitionCache;
+  /** Whether the client is an ioredis `Cluster` (see #moveToUnresumed). */
+  readonly #isCluster: boolean;
   /** Which message objects are stored where, so that a commit writes only new messages. */
   readonly #positions = new MessagePositions();
   /** Index moves waiting for the next flush (see #moveToUnresumed). */
@@ -114,6 +116,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
    */
   constructor(redis: Redis, options: RedisTurnStoreOptions = {}) {
     this.#redis = redis;
+    this.#isCluster = (redis as { isCluster?: boolean }).isCluster === true;
     this.keys = new StoreKeys(options.prefix ?? DEFAULT_KEY_PREFIX);
     this.#retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.#endedRetentionMs = options.endedRetentionMs ?? DEFAULT_ENDED_RETENTION_MS;
@@ -619,7 +622,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
    * by `readAsk`; by default the reply carries the whole hash as its second element), and the index move
    * when the transition completed the ask.
    */
-  #transitionResult(
+  async #transitionResult(
     reply: unknown,
     key: string,
     turnId: string,
@@ -627,12 +630,18 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     resolvedAt: number,
     readAsk: (rest: unknown[], status: AskTransitionStatus) => AskRecord = (rest) =>
       askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions),
-  ): AskTransitionResult {
+  ): Promise<AskTransitionResult> {
     const { code, rest } = scriptReply(reply, key);
     const status = askTransitionStatusOf(code, key);
     if (status === 'not-found') return { status, ask: null };
     const ask = readAsk(rest, status);
-    if (status === 'completed') this.#moveToUnresumed(askIndexMember(turnId, askId), resolvedAt);
+    if (status === 'completed') {
+      const member = askIndexMember(turnId, askId);
+      // A cluster client may still be opening the connection to the index's node: only awaiting the ZADD
+      // makes sure it reached Redis before the caller goes on (see #moveToUnresumed).
+      if (this.#isCluster) await this.#zaddResolved([[member, resolvedAt]]);
+      else this.#moveToUnresumed(member, resolvedAt);
+    }
     return { status, ask };
   }
 
@@ -644,8 +653,15 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
    * (replies parsed from one read) share one `ZADD`; `XX`: an ask its turn already consumed (removed) is not
    * added back when this arrives late. If Redis executed the transition but never gets the `ZADD` (the host
    * died within that round trip), the ask stays in the open band and the sweep or the timeout job resumes it
-   * at its deadline. Failures go to `onBackgroundError`.
+   * at its deadline. Failures go to `onBackgroundError`. A Redis Cluster client does not keep that promise
+   * (it may first open a connection to the index's node), so with one the store awaits the `ZADD` instead.
    */
+  /** Moves asks to the resolved band of the index (`XX GT`: never adds back one already consumed). */
+  #zaddResolved(members: ReadonlyArray<readonly [string, number]>): Promise<number> {
+    const scored = members.flatMap(([name, at]) => [resolvedScore(at), name]);
+    return this.#redis.zadd(this.keys.askIndex(), 'XX', 'GT', ...scored);
+  }
+
   #moveToUnresumed(member: string, resolvedAt: number): void {
     if (this.#indexBatch) {
       this.#indexBatch.set(member, resolvedAt);
@@ -655,10 +671,9 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     this.#indexBatch = members;
     queueMicrotask(() => {
       this.#indexBatch = null;
-      const scored = [...members].flatMap(([name, at]) => [resolvedScore(at), name]);
-      this.#redis
-        .zadd(this.keys.askIndex(), 'XX', 'GT', ...scored)
-        .catch((error: unknown) => this.#onBackgroundError(error, 'moveToUnresumed'));
+      this.#zaddResolved([...members]).catch((error: unknown) =>
+        this.#onBackgroundError(error, 'moveToUnresumed'),
+      );
       // Nobody awaits this ZADD: a client that groups writes must not keep it back past the caller's next step.
       flushWrites(this.#redis);
     });
