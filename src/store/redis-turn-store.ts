@@ -639,7 +639,11 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       const member = askIndexMember(turnId, askId);
       // A cluster client may still be opening the connection to the index's node: only awaiting the ZADD
       // makes sure it reached Redis before the caller goes on (see #moveToUnresumed).
-      if (this.#isCluster) await this.#zaddResolved([[member, resolvedAt]]);
+      // A failure is reported like the background move's: the answer itself stands.
+      if (this.#isCluster)
+        await this.#zaddResolved([[member, resolvedAt]]).catch((error: unknown) =>
+          this.#onBackgroundError(error, 'moveToUnresumed'),
+        );
       else this.#moveToUnresumed(member, resolvedAt);
     }
     return { status, ask };
