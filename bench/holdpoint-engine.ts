@@ -18,8 +18,10 @@ import { askToolDefinitionFor } from '../src/ask/ask-schema.js';
 import { silentLogger } from '../src/asks/logger.js';
 import { NO_FOLLOW_UP } from '../src/asks/types.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
+import { DueTimerLane } from '../src/jobs/due-timer-lane.js';
 import { createHoldpointQueue, timerQueueName } from '../src/jobs/queue.js';
 import { createRedisConnections, type RedisConnections } from '../src/ops/redis-connections.js';
+import { RedisDueTimers } from '../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
 
 /** The ask the mock models call `ask_question` with (as in bench/run.ts). */
@@ -132,6 +134,8 @@ export interface BenchEngine {
   requestDeps: EngineDeps;
   queue: Queue;
   timerQueue: Queue;
+  /** The timer lane over `timerQueue` (its worker needs it as `dueLane`). */
+  lane: DueTimerLane;
   queueName: string;
   prefix: string;
   close(): Promise<void>;
@@ -153,7 +157,8 @@ export function createBenchEngine(options: {
     name: timerQueueName(queueName),
     prefix: `{${prefix}}`,
   });
-  const scheduler = new BullmqScheduler(queue, timerQueue);
+  const lane = new DueTimerLane(timerQueue, new RedisDueTimers(connections.bullmq, { prefix }));
+  const scheduler = new BullmqScheduler(queue, lane);
   const deps = withAskService({
     store: new RedisTurnStore(connections.bullmq, { prefix }),
     surface: options.surface,
@@ -173,6 +178,7 @@ export function createBenchEngine(options: {
     requestDeps,
     queue,
     timerQueue,
+    lane,
     queueName,
     prefix,
     async close() {

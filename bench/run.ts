@@ -21,7 +21,7 @@
  *
  * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack,locks,api,timers runs only those sections;
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
- * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there;
+ * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there, and of section 9's timed window;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
  * on its own, see src/ops/coalescing-redis.ts); BENCH_AOF_REWRITE=1 keeps Redis's automatic AOF rewrites
  * (switched off for the run otherwise, see main()). REDIS_URL runs against that Redis instead of a private
@@ -31,6 +31,9 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
@@ -45,13 +48,16 @@ import { AskService } from '../src/asks/ask-service.js';
 import { ProgramWaiter } from '../src/asks/program-waiter.js';
 import { ASK_RECORD_VERSION, type AskDefinition, standaloneScope } from '../src/asks/types.js';
 import { BullmqScheduler } from '../src/jobs/bullmq-scheduler.js';
+import { DueTimerLane } from '../src/jobs/due-timer-lane.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
 import { TIMER_CONCURRENCY, timerQueueName } from '../src/jobs/queue.js';
 import { createHoldpointWorker, JOB_TIMINGS } from '../src/jobs/worker.js';
 import { createRedisConnections } from '../src/ops/redis-connections.js';
 import { encodeMessageRef } from '../src/slack/message-ref.js';
 import { DefinitionCache } from '../src/store/definition-cache.js';
+import { StoreKeys } from '../src/store/keys.js';
 import { RedisAskChanges } from '../src/store/redis-ask-changes.js';
+import { RedisDueTimers } from '../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
 import { freePort, startRedisServer } from '../test/support/redis-server.js';
 import { blockActionRequest, postToSlackApp } from '../test/support/slack-payloads.js';
@@ -187,7 +193,7 @@ async function benchPause(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix: 'bench-pause' });
   const queue = new Queue('bench-pause', { connection: redis, prefix: '{bench-pause}' });
-  const scheduler = new BullmqScheduler(queue);
+  const scheduler = new BullmqScheduler(queue, benchLane(queue, redis, 'bench-pause'));
   const samples: number[] = [];
   for (let n = 0; n < 500; n++) {
     const turnId = randomUUID();
@@ -286,7 +292,7 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix: 'bench-resume' });
   const queue = new Queue('bench-resume', { connection: redis, prefix: '{bench-resume}' });
-  const scheduler = new BullmqScheduler(queue);
+  const scheduler = new BullmqScheduler(queue, benchLane(queue, redis, 'bench-resume'));
   const started = new Map<string, number>();
   const samples: number[] = [];
   const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -343,10 +349,17 @@ async function benchAnswerToResume(redisUrl: string, ask: NormalizedAsk): Promis
   await redis.quit();
 }
 
+/**
+ * Section 4: the timer lane alone. 1,000 timers due within 1-5 s go into the due set through the real
+ * scheduler; a BullMQ worker on the lane's queue runs the `sweep-due` jobs as the product's timer worker does,
+ * with a handler that only records when each timer fired.
+ */
 async function benchTimeoutLateness(redisUrl: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue('bench-timeout', { connection: redis, prefix: '{bench-timeout}' });
-  const scheduler = new BullmqScheduler(queue);
+  const lane = benchLane(queue, redis, 'bench-timeout');
+  const scheduler = new BullmqScheduler(queue, lane);
+  const dueAt = new Map<string, number>();
   const lateness: number[] = [];
   const total = 1000;
   const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -356,27 +369,24 @@ async function benchTimeoutLateness(redisUrl: string): Promise<void> {
   });
   const worker = new Worker(
     'bench-timeout',
-    async (job: Job) => {
-      const dueAt = (job.data as { dueAt: number }).dueAt;
-      lateness.push(Date.now() - dueAt);
-      if (lateness.length === total) resolveAll?.();
-    },
-    {
-      connection: workerConnection,
-      prefix: '{bench-timeout}',
-      concurrency: 8,
-    },
+    async () =>
+      lane.sweep(
+        async (timer) => {
+          lateness.push(Date.now() - (dueAt.get(timer.askId) ?? Number.NaN));
+          if (lateness.length === total) resolveAll?.();
+          return 'done';
+        },
+        () => undefined,
+      ),
+    { connection: workerConnection, prefix: '{bench-timeout}', concurrency: TIMER_CONCURRENCY },
   );
   await worker.waitUntilReady();
   const base = Date.now();
-  // The real scheduler's delayed job, with the due time carried in the data for measuring.
-  const add = scheduler.timeout.bind(scheduler);
   for (let n = 0; n < total; n++) {
-    const dueAt = base + 1000 + Math.floor(Math.random() * 4000);
+    const at = base + 1000 + Math.floor(Math.random() * 4000);
     const askId = randomUUID();
-    await add('bench-turn', askId, dueAt);
-    const job = await queue.getJob(`timeout-${askId}`);
-    await job?.updateData({ turnId: 'bench-turn', askId, dueAt });
+    dueAt.set(askId, at);
+    await scheduler.timeout('bench-turn', askId, at);
   }
   await all;
   const early = lateness.filter((ms) => ms < 0).length;
@@ -386,14 +396,63 @@ async function benchTimeoutLateness(redisUrl: string): Promise<void> {
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
+  await redis.del(new StoreKeys('bench-timeout').dueTimers());
+  await workerConnection.quit();
   await redis.quit();
+}
+
+/**
+ * With BENCH_CPU_PROF=<dir>, profiles this process from now until `stop()` (the timed window of section 9)
+ * and writes `<dir>/<label>.cpuprofile`; without it, null.
+ */
+async function startProfile(label: string): Promise<{ stop(): Promise<void> } | null> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/**
+ * Bytes one timer adds to a large due set (a zset beyond its listpack size keeps a skiplist node and a dict
+ * entry per member): measured as the growth of a scratch zset of 10,000 members like `member`.
+ */
+async function dueEntryBytes(redis: Redis, member: string): Promise<number> {
+  const key = `bench-bytes-due-${randomUUID()}`;
+  const count = 10_000;
+  for (let i = 0; i < count; i += 1000)
+    await redis.zadd(
+      key,
+      ...Array.from({ length: 1000 }, (_, j) => [Date.now() + i + j, `${member}${i + j}`]).flat(),
+    );
+  const bytes = Number(await redis.memory('USAGE', key, 'SAMPLES', '0'));
+  await redis.del(key);
+  return Math.round(bytes / count);
+}
+
+/** The timer lane of a bench section: its due set under the section's store prefix, swept on `queue`. */
+function benchLane(queue: Queue, redis: Redis, prefix: string): DueTimerLane {
+  return new DueTimerLane(queue, new RedisDueTimers(redis, { prefix }));
 }
 
 async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix: 'bench-bytes' });
   const queue = new Queue('bench-bytes', { connection: redis, prefix: '{bench-bytes}' });
-  const scheduler = new BullmqScheduler(queue);
+  const scheduler = new BullmqScheduler(queue, benchLane(queue, redis, 'bench-bytes'));
   const { turnId, askId, paused } = await pausedTurn(store, ask, 20_000);
   await store.markAskShown(
     turnId,
@@ -405,14 +464,12 @@ async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const history = Buffer.byteLength(JSON.stringify(paused.messages));
   const turnBytes = Number(await redis.memory('USAGE', store.keys.turn(turnId), 'SAMPLES', '0'));
   const askBytes = Number(await redis.memory('USAGE', store.keys.ask(turnId, askId), 'SAMPLES', '0'));
-  const jobBytes = Number(
-    await redis.memory('USAGE', `{bench-bytes}:bench-bytes:timeout-${askId}`, 'SAMPLES', '0'),
-  );
+  const timerBytes = await dueEntryBytes(redis, `t:${turnId}|${askId}`);
   const indexBytes = Buffer.byteLength(`${turnId}|${askId}`) + 16;
-  const total = turnBytes + askBytes + jobBytes + indexBytes;
+  const total = turnBytes + askBytes + timerBytes + indexBytes;
   const budget = 1.1 * history + 4096;
   console.log(
-    `5. bytes per paused turn: history ${history} B (JSON); turn key ${turnBytes} + ask key ${askBytes} + timeout job ${jobBytes} + index ~${indexBytes} = ${total} B; budget 1.1 x history + 4 KB = ${Math.round(budget)} B (${((total / budget) * 100).toFixed(0)}% of it)`,
+    `5. bytes per paused turn: history ${history} B (JSON); turn key ${turnBytes} + ask key ${askBytes} + timeout timer ~${timerBytes} + index ~${indexBytes} = ${total} B; budget 1.1 x history + 4 KB = ${Math.round(budget)} B (${((total / budget) * 100).toFixed(0)}% of it)`,
   );
   // Bytes sent to Redis per step of a turn with that history: each commit adds one ~200 B message. The
   // store writes the head and the new messages only, so this stays flat as the history grows.
@@ -746,7 +803,7 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
     label: `timers-${count}`,
   });
   const setupStore = new RedisTurnStore(engine.connections.request, { prefix: engine.prefix });
-  const scheduler = new BullmqScheduler(engine.queue, engine.timerQueue);
+  const scheduler = engine.deps.scheduler;
   const dueAt = new Map<string, number>();
   const lateness: number[] = [];
   let firstFired = Number.POSITIVE_INFINITY;
@@ -815,12 +872,15 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
     prefix: `{${engine.prefix}}`,
     connection: engine.connections.bullmq,
     concurrency: TIMER_CONCURRENCY,
+    dueLane: engine.lane,
   });
   await Promise.all([turns.waitUntilReady(), timers.waitUntilReady()]);
+  const profiler = await startProfile(`timers-${count}`);
   const limit = new Promise<'limit'>((resolve) =>
     setTimeout(() => resolve('limit'), Math.max(0, start - Date.now()) + windowMs + 180_000).unref(),
   );
   const ended = await Promise.race([all.then(() => 'all' as const), limit]);
+  await profiler?.stop();
   const turnsInWindow = turnsEnded;
   const early = lateness.filter((ms) => ms < 0).length;
   const rate = lateness.length / Math.max(0.001, (lastFired - firstFired) / 1000);

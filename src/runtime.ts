@@ -20,6 +20,7 @@ import { redactUrl } from './config/redact-url.js';
 import type { Config } from './config/types.js';
 import { ConfigError, SystemError } from './errors.js';
 import { BullmqScheduler } from './jobs/bullmq-scheduler.js';
+import { DueTimerLane } from './jobs/due-timer-lane.js';
 import { createHoldpointQueue, QUEUE_DEFAULTS, TIMER_CONCURRENCY, timerQueueName } from './jobs/queue.js';
 import { type Sweeper, startSweeper } from './jobs/sweeper.js';
 import { createHoldpointWorker, JOB_TIMINGS } from './jobs/worker.js';
@@ -49,6 +50,7 @@ import { uninstallWorkspace } from './slack/uninstall-workspace.js';
 import { createWebClient } from './slack/web-client.js';
 import { RedisApiMarks } from './store/redis-api-marks.js';
 import { RedisAskChanges } from './store/redis-ask-changes.js';
+import { RedisDueTimers } from './store/redis-due-timers.js';
 import { RedisHomeMarks } from './store/redis-home-marks.js';
 import { RedisInstallationStore } from './store/redis-installation-store.js';
 import { RedisSlackMarks } from './store/redis-slack-marks.js';
@@ -274,7 +276,8 @@ export async function startRuntime(
     });
     timerQueue.on('error', (error) => logger.error({ err: error }, 'timer queue error'));
     closers.push(() => timerQueue.close());
-    const scheduler = new BullmqScheduler(queue, timerQueue);
+    const timerLane = new DueTimerLane(timerQueue, new RedisDueTimers(connections.bullmq, storeOptions));
+    const scheduler = new BullmqScheduler(queue, timerLane);
     const metrics: Metrics = createMetrics({ countOpenAsks: () => workerStore.countOpenAsks() });
 
     // Its own lines (retries, rate limits) go through pino like Bolt's, not to the console.
@@ -473,6 +476,7 @@ export async function startRuntime(
         prefix: tuning.queuePrefix ?? QUEUE_DEFAULTS.prefix,
         connection: connections.bullmq,
         concurrency: TIMER_CONCURRENCY,
+        dueLane: timerLane,
         lockDuration: tuning.lockDuration,
         stalledInterval: tuning.stalledInterval,
         onFailed: countFailures(timerQueueName(workQueueName)),

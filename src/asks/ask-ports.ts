@@ -48,11 +48,11 @@ export type AskNotice = { key: string } & (
  * calling twice never fires twice.
  */
 export interface AskTimers {
-  /** Adds the delayed `timeout` job (jobId `timeout-<askId>`) due at `dueAt` (epoch ms). */
+  /** Sets the ask's timeout timer due at `dueAt` (epoch ms); setting it again moves it (one timer per ask). */
   timeout(turnId: string, askId: string, dueAt: number): Promise<void>;
-  /** Removes the timeout job if it is still delayed. Tidying only: the answer-once step decides. */
+  /** Removes the ask's timeout and nudge timers. Tidying only: the answer-once step decides. */
   cancelTimeout(turnId: string, askId: string): Promise<void>;
-  /** Adds the delayed `nudge` job (jobId `nudge-<askId>`: reminders and the escalation) due at `dueAt` (epoch ms). */
+  /** Sets the ask's nudge timer (reminders and the escalation) due at `dueAt` (epoch ms); one per ask. */
   nudge(turnId: string, askId: string, dueAt: number): Promise<void>;
 }
 

@@ -1,14 +1,8 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Scheduler } from '../agent/scheduler.js';
 import type { TurnStart } from '../agent/turn-start.js';
-import {
-  nudgeJobId,
-  overrideWebhookJobId,
-  resumeJobId,
-  timeoutJobId,
-  turnJobId,
-  webhookJobId,
-} from './job-ids.js';
+import type { DueTimerLane } from './due-timer-lane.js';
+import { overrideWebhookJobId, resumeJobId, turnJobId, webhookJobId } from './job-ids.js';
 import { JOB_NAMES } from './payloads.js';
 
 /** Retry policy of turn and resume jobs: model and Slack errors back off exponentially (1 s, 2 s, 4 s, …). */
@@ -33,18 +27,20 @@ export const WORK_JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * {@link Scheduler} over one BullMQ queue. Every add uses a deterministic jobId, so repeated calls
- * are no-ops while the job exists; a failed resume job is retried instead of silently ignored.
+ * {@link Scheduler} over BullMQ. Turns, resumes and webhooks are jobs on the work queue; every add uses a
+ * deterministic jobId, so repeated calls are no-ops while the job exists, and a failed resume job is retried
+ * instead of silently ignored. Timeouts and reminders are entries of the timer lane's due set
+ * ({@link DueTimerLane}): setting one again moves it, and its queue is swept in batches by a worker of its own,
+ * so a timer never waits behind a model call.
  */
 export class BullmqScheduler implements Scheduler {
   /**
    * @param queue turns, resumes and webhooks.
-   * @param timers the timer lane: `timeout` and `nudge` jobs, on a queue of their own with its own worker,
-   *   so a timer never waits behind a model call (default: `queue`).
+   * @param timers the timer lane.
    */
   constructor(
     private readonly queue: Queue,
-    private readonly timers: Queue = queue,
+    private readonly timers: DueTimerLane,
   ) {}
 
   async startTurn(start: TurnStart): Promise<void> {
@@ -65,15 +61,7 @@ export class BullmqScheduler implements Scheduler {
   }
 
   async timeout(turnId: string, askId: string, dueAt: number): Promise<void> {
-    await this.timers.add(
-      JOB_NAMES.timeout,
-      { turnId, askId },
-      {
-        ...WORK_JOB_OPTIONS,
-        jobId: timeoutJobId(askId),
-        delay: Math.max(0, dueAt - Date.now()),
-      },
-    );
+    await this.timers.schedule({ kind: 'timeout', turnId, askId }, dueAt);
   }
 
   async notifyProgram(scope: string, askId: string): Promise<void> {
@@ -93,15 +81,11 @@ export class BullmqScheduler implements Scheduler {
   }
 
   async nudge(turnId: string, askId: string, dueAt: number): Promise<void> {
-    await this.timers.add(
-      JOB_NAMES.nudge,
-      { turnId, askId },
-      { ...WORK_JOB_OPTIONS, jobId: nudgeJobId(askId), delay: Math.max(0, dueAt - Date.now()) },
-    );
+    await this.timers.schedule({ kind: 'nudge', turnId, askId }, dueAt);
   }
 
-  async cancelTimeout(_turnId: string, askId: string): Promise<void> {
-    // One round trip; a job that is running right now is locked and stays (it will find the ask resolved).
-    await this.timers.remove(timeoutJobId(askId));
+  async cancelTimeout(turnId: string, askId: string): Promise<void> {
+    // One ZREM of both timers; a sweep that claimed one already finds the ask resolved.
+    await this.timers.unschedule({ kind: 'timeout', turnId, askId }, { kind: 'nudge', turnId, askId });
   }
 }

@@ -37,3 +37,11 @@ export function overrideWebhookJobId(askId: string, questionIndex: number): stri
 export function nudgeJobId(askId: string): string {
   return `nudge-${safe(askId)}`;
 }
+
+/**
+ * jobId of the sweep of the due set that runs at the end of 100 ms bucket `bucket` (epoch ms / bucket
+ * length): every process that schedules a timer into that bucket adds the same job, so one sweep runs.
+ */
+export function sweepJobId(bucket: number): string {
+  return `sweep-${bucket}`;
+}

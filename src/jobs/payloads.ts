@@ -7,6 +7,8 @@ export const JOB_NAMES = {
   timeout: 'timeout',
   webhook: 'webhook',
   nudge: 'nudge',
+  /** Sweeps the due set of timers in batches (`due-timer-lane.ts`); no payload. */
+  sweepDue: 'sweep-due',
 } as const;
 
 const conversationSchema = z.object({

@@ -5,6 +5,7 @@ import { failTurn } from '../agent/end-turn.js';
 import type { EngineDeps } from '../agent/engine-deps.js';
 import { startTurn } from '../agent/thread-admission.js';
 import { StateError, SystemError } from '../errors.js';
+import { type DueTimerLane, handleDueTimer } from './due-timer-lane.js';
 import { askJobSchema, JOB_NAMES, turnJobSchema, webhookJobSchema } from './payloads.js';
 
 /** How long a job waits before trying again when another process holds the turn's lease, in ms. */
@@ -41,6 +42,8 @@ export interface HoldpointWorkerOptions {
    * is handed back to the queue every 30 s, with an error log line, for a worker that has the secret.
    */
   deliverWebhook?: (scope: string, askId: string, questionIndex?: number) => Promise<string>;
+  /** The timer lane whose `sweep-due` jobs this worker runs (the timer lane's worker; absent: such a job fails). */
+  dueLane?: DueTimerLane;
   /** Called with every failed attempt of a job; `final` when it failed for good (all attempts used, or unrecoverable). */
   onFailed?: (job: Job | undefined, error: Error, final: boolean) => void;
 }
@@ -59,7 +62,7 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
     options.queueName,
     async (job: Job, token?: string) => {
       try {
-        return await processJob(deps, job, token, threadWaitMs, options.deliverWebhook);
+        return await processJob(deps, job, token, threadWaitMs, options);
       } catch (error) {
         // OAuth install mode: the job's workspace uninstalled holdpoint (or revoked its token). Nothing can
         // reach that workspace any more: the job ends, once, without retries.
@@ -111,8 +114,9 @@ async function processJob(
   job: Job,
   token: string | undefined,
   threadWaitMs: number,
-  deliverWebhook: HoldpointWorkerOptions['deliverWebhook'],
+  options: HoldpointWorkerOptions,
 ): Promise<string> {
+  const deliverWebhook = options.deliverWebhook;
   switch (job.name) {
     case JOB_NAMES.turn: {
       const data = turnJobSchema.parse(job.data);
@@ -146,6 +150,19 @@ async function processJob(
         throw error;
       }
     }
+    case JOB_NAMES.sweepDue: {
+      if (!options.dueLane) throw new Error('a sweep-due job reached a worker without the timer lane');
+      const report = await options.dueLane.sweep(
+        (timer) => handleDueTimer(deps, timer),
+        (timer, error) =>
+          deps.log.warn(
+            { turnId: timer.turnId, askId: timer.askId, timer: timer.kind, err: error },
+            'a due timer failed; it is due again when its claim lapses',
+          ),
+      );
+      return `done ${report.done}, again ${report.again}, failed ${report.failed}`;
+    }
+    // Delayed `timeout` and `nudge` jobs of asks shown before the due set (one per ask) still run here.
     case JOB_NAMES.timeout: {
       const data = askJobSchema.parse(job.data);
       const outcome = await deps.asks.timeout(data.turnId, data.askId);

@@ -36,7 +36,10 @@ export interface RedisConnections {
   /**
    * For BullMQ `Queue`, `Worker`, `QueueEvents` and `FlowProducer` (`connection: bullmq`): retries forever
    * while Redis is down (`maxRetriesPerRequest: null`, which BullMQ workers require) and waits for Redis to
-   * be ready (`enableReadyCheck: true`). BullMQ duplicates it for its blocking connections.
+   * be ready (`enableReadyCheck: true`). BullMQ duplicates it for its blocking connections (plain clients).
+   * A {@link CoalescingRedis} too: a timer sweep or a job issues several commands per tick, and one socket
+   * write per command was a fifth of the timer lane's CPU (100,000 timeouts due at once fired at 4,000 per
+   * second with plain writes, 6,000 with grouped ones; `npm run bench`, section 9). Not on a Redis Cluster.
    */
   bullmq: Redis;
   /**
@@ -74,7 +77,7 @@ export function createRedisConnections(url: string, options: RedisConnectionsOpt
     enableReadyCheck: true,
     enableOfflineQueue: true,
   });
-  const bullmq = new Redis(url, {
+  const bullmq = new CoalescingRedis(url, {
     ...options.base,
     connectionName: `${name}-bullmq`,
     lazyConnect,

@@ -21,6 +21,8 @@ export interface AskRef {
  * - `p:{t:<turnId>}:ask:<askId>`: hash of one ask (see `redis-turn-store.ts`).
  * - `p:asks`: zset of live asks (open, or resolved and not yet consumed by their turn), member
  *   `<turnId>|<askId>`, score bands in `ask-index.ts`.
+ * - `p:due`: zset of pending timers (an ask's timeout, its next reminder), member `<kind>:<turnId>|<askId>`,
+ *   score when it is due (epoch ms); swept in batches by the timer lane (`redis-due-timers.ts`).
  * - `p:event:<eventId>`: event de-duplication marker.
  * - `p:{th:<threadKey>}:holder`: string, the turn id holding the thread.
  * - `p:{th:<threadKey>}:inbox`: list of JSON items waiting for the thread.
@@ -61,6 +63,11 @@ export class StoreKeys {
   /** Zset of live asks: `<p>:asks` (score bands in `ask-index.ts`). */
   askIndex(): string {
     return `${this.prefix}:asks`;
+  }
+
+  /** Zset of pending timers: `<p>:due`, member `<kind>:<turnId>|<askId>`, score due epoch ms (`redis-due-timers.ts`). */
+  dueTimers(): string {
+    return `${this.prefix}:due`;
   }
 
   /** Event de-duplication key: `<p>:event:<eventId>`. */

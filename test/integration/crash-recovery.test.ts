@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { submitTurn } from '../../src/agent/thread-admission.js';
-import { timeoutJobId } from '../../src/jobs/job-ids.js';
+import { sweepJobId } from '../../src/jobs/job-ids.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/child-process.js';
 import { createHarness, type Harness, replyAnswers, shownAsk, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
@@ -99,22 +99,25 @@ describe('a worker killed with SIGKILL', () => {
     await expectCompletedOnce(harness, start.turnId);
   });
 
-  it('(b) after the ask is shown but before the timeout job exists: the restart adds the timeout once', async () => {
+  it('(b) after the ask is shown but before its timeout timer exists: the restart sets it once', async () => {
     harness = newHarness();
     const first = await worker(harness, { HP_CRASH_AT: 'after-ask-shown' });
     const start = harness.turnStart('crash b');
     await submitTurn(harness.deps, start);
     expect((await first.exited).signal).toBe('SIGKILL');
     const ask = await shownAsk(harness, start.turnId);
-    expect(await harness.queue.getJob(timeoutJobId(ask.askId))).toBeUndefined();
+    const timer = { kind: 'timeout', turnId: start.turnId, askId: ask.askId } as const;
+    expect(await harness.lane.due.dueAt(timer)).toBeNull();
 
     await worker(harness);
-    const job = await waitFor(
-      async () => harness?.queue.getJob(timeoutJobId(ask.askId)),
+    const dueAt = await waitFor(
+      async () => (await harness?.lane.due.dueAt(timer)) ?? undefined,
       20_000,
-      'the timeout job',
+      'the timeout timer',
     );
-    expect(await job.getState()).toBe('delayed');
+    expect(dueAt).toBe(ask.deadline);
+    // Its bucket's sweep job waits for it.
+    expect(await harness.queue.getJob(sweepJobId(Math.ceil(dueAt / harness.lane.bucketMs)))).toBeDefined();
     await answerInChild(harness, start.turnId, ask.askId);
     await expectCompletedOnce(harness, start.turnId);
   });

@@ -6,7 +6,6 @@ import type { TurnStart } from '../../src/agent/turn-start.js';
 import { formatAskResult } from '../../src/ask/format-ask-result.js';
 import type { QuestionResolution, TimeoutPolicy } from '../../src/ask/types.js';
 import type { AskRecord } from '../../src/asks/types.js';
-import { timeoutJobId } from '../../src/jobs/job-ids.js';
 import { createHarness, type Harness, replyAnswers, shownAsk, waitFor } from '../support/engine-harness.js';
 import { testRedisUrl } from '../support/redis.js';
 import { lastToolResults, promptPairingProblems, scriptedModel } from '../support/scripted-model.js';
@@ -122,9 +121,13 @@ describe('pause, answer, resume', () => {
     const turn = await harness.store.getTurn(start.turnId);
     expect(turn?.status).toBe('completed');
     expect(turn?.outbox.every((entry) => entry.state === 'posted')).toBe(true);
-    // The timeout job was tidied away (or is a no-op): the ask resolves exactly once.
-    const timeoutJob = await harness.queue.getJob(timeoutJobId(ask.askId));
-    expect(timeoutJob === undefined || !(await timeoutJob.isDelayed())).toBe(true);
+    // The timeout timer was tidied away: the ask resolves exactly once.
+    await waitFor(
+      async () =>
+        (await harness?.lane.due.dueAt({ kind: 'timeout', turnId: start.turnId, askId: ask.askId })) === null,
+      5000,
+      'the timeout timer removed',
+    );
   });
 });
 
@@ -360,7 +363,7 @@ describe('other pause paths', () => {
     expect(answers[0]).toMatchObject({ status: 'canceled', answeredBy: 'U0ALICE' });
   });
 
-  it('a second ask in the same turn gets its own delayed timeout job and resolves by itself', async () => {
+  it('a second ask in the same turn gets its own timeout timer and resolves by itself', async () => {
     const model = scriptedModel((prompt, index) => {
       if (index === 0) return { toolCalls: [{ name: 'ask_question', input: DEPLOY_ASK }] };
       if (index === 1) return { toolCalls: [{ name: 'ask_question', input: TWO_QUESTIONS }] };
@@ -378,9 +381,10 @@ describe('other pause paths', () => {
       const ask = await shownAsk(harness as Harness, start.turnId);
       return ask.askId !== first.askId ? ask : undefined;
     });
-    const job = await harness.queue.getJob(timeoutJobId(second.askId));
-    expect(job && (await job.getState())).toBe('delayed');
-    expect(job?.data).toEqual({ turnId: start.turnId, askId: second.askId });
+    // The second ask has a timer of its own, due at its own deadline.
+    expect(await harness.lane.due.dueAt({ kind: 'timeout', turnId: start.turnId, askId: second.askId })).toBe(
+      second.deadline,
+    );
     const reply = await finalReply(harness, start.turnId);
     expect(replyAnswers(reply.text).map((a) => a.status)).toEqual(['assumed', 'assumed']);
   });

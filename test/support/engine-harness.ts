@@ -10,9 +10,11 @@ import { type AskResultAnswer, parseAskResultJson } from '../../src/ask/format-a
 import { silentLogger } from '../../src/asks/logger.js';
 import { type AskRecord, NO_FOLLOW_UP } from '../../src/asks/types.js';
 import { BullmqScheduler } from '../../src/jobs/bullmq-scheduler.js';
+import { DueTimerLane } from '../../src/jobs/due-timer-lane.js';
 import { createHoldpointQueue } from '../../src/jobs/queue.js';
 import { createHoldpointWorker } from '../../src/jobs/worker.js';
 import { CoalescingRedis } from '../../src/ops/coalescing-redis.js';
+import { RedisDueTimers } from '../../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
 import { RecordingSurface } from './recording-surface.js';
 import { isClusterRun, redisClientFor } from './redis-client.js';
@@ -37,6 +39,8 @@ export interface Harness {
   store: RedisTurnStore;
   surface: RecordingSurface;
   queue: Queue;
+  /** The timer lane (its due set holds the asks' timeouts and reminders). */
+  lane: DueTimerLane;
   worker: Worker | null;
   redis: Redis;
   prefix: string;
@@ -73,7 +77,9 @@ export function createHarness(options: HarnessOptions): Harness {
   const store = new RedisTurnStore(redis, { prefix });
   const surface = new RecordingSurface(redis, prefix);
   const queue = createHoldpointQueue(bullConnection, { name: queueName, prefix: `{${prefix}}` });
-  const scheduler = new BullmqScheduler(queue);
+  // One queue for everything here; the timer lane's sweeps run on it too.
+  const lane = new DueTimerLane(queue, new RedisDueTimers(bullConnection, { prefix }));
+  const scheduler = new BullmqScheduler(queue, lane);
   const deps: EngineDeps = withAskService({
     store,
     surface,
@@ -97,6 +103,7 @@ export function createHarness(options: HarnessOptions): Harness {
           lockDuration: options.lockDuration ?? 2000,
           stalledInterval: options.stalledInterval ?? 1000,
           threadWaitMs: 200,
+          dueLane: lane,
         });
   let thread = 0;
   return {
@@ -104,6 +111,7 @@ export function createHarness(options: HarnessOptions): Harness {
     store,
     surface,
     queue,
+    lane,
     worker,
     redis,
     prefix,

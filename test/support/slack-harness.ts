@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { timerQueueName } from '../../src/jobs/queue.js';
 import { type Runtime, type RuntimeTuning, startRuntime } from '../../src/runtime.js';
 import { parseActionValue } from '../../src/slack/blocks/action-ids.js';
+import { RedisDueTimers } from '../../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../../src/store/redis-turn-store.js';
 import {
   type FakeSlack,
@@ -47,8 +48,10 @@ export interface SlackHarness {
   redis: Redis;
   /** The harness's BullMQ queue, opened on `redis` (for assertions on jobs). */
   queue: Queue;
-  /** Its timer lane (`timeout` and `nudge` jobs). */
+  /** Its timer lane's queue (the `sweep-due` jobs). */
   timers: Queue;
+  /** Its timer lane's due set (each ask's timeout and nudge timers). */
+  due: RedisDueTimers;
   /** Sends a signed request (from test/support/slack-payloads.ts) to the app. */
   send(request: SignedSlackRequest): Promise<SlackAppResponse>;
   close(): Promise<void>;
@@ -121,6 +124,7 @@ export async function startSlackHarness(options: SlackHarnessOptions): Promise<S
     eventsUrl: `${baseUrl}/slack/events`,
     storePrefix: `hpe2e-${id}`,
     store: new RedisTurnStore(redis, { prefix: `hpe2e-${id}` }),
+    due: new RedisDueTimers(redis, { prefix: `hpe2e-${id}` }),
     redis,
     queue,
     timers,

@@ -22,6 +22,8 @@ export const SCRIPT_FILES = {
   renewLease: 'renewLease-1.lua',
   releaseLease: 'releaseLease-1.lua',
   decideHeldReply: 'decideHeldReply-1.lua',
+  claimDue: 'claimDue-1.lua',
+  releaseDue: 'releaseDue-1.lua',
 } as const;
 
 /** Name of one store script. */

@@ -482,7 +482,7 @@ describe('a reminder with two worker processes and a SIGKILL between its claim a
       HP_CRASH_AT: 'after-nudge-claimed',
     };
     // The first worker is the one armed to die (it sets the crash marker first); the second starts while the
-    // reminder is being claimed by the first, and takes the stalled job over.
+    // reminder is being claimed by the first, and takes the reminder over once the dead sweep's claim lapses.
     const first = await startWorkerProcess(env);
     const workers = [first];
     try {
@@ -495,7 +495,8 @@ describe('a reminder with two worker processes and a SIGKILL between its claim a
       const died = await first.exited;
       workers.push(await second);
       expect(died.signal).toBe('SIGKILL');
-      // The claim was stored before the kill; the stalled job goes to the other worker, which posts it.
+      // The claim was stored before the kill; the dead sweep's claim on the timer lapses (5 s) and the other
+      // worker's sweep takes it and posts it.
       const ask = await h.store.getAsk(definition.scope, 'remind-crash');
       expect(ask?.nudged).toEqual(['r0']);
       const after = await waitFor(async () => {

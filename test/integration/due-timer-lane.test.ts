@@ -1,0 +1,227 @@
+/**
+ * The timer lane over the due set, on real Redis and real BullMQ: claims never take a timer before it is
+ * due, a claim's lease keeps other sweeps off and lapses when its sweep dies, two lanes (two processes'
+ * worth) handle each timer once, and a timer re-scheduled mid-sweep survives the sweep's release.
+ */
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { submitTurn } from '../../src/agent/thread-admission.js';
+import { type DueOutcome, DueTimerLane } from '../../src/jobs/due-timer-lane.js';
+import { timeoutJobId } from '../../src/jobs/job-ids.js';
+import { JOB_NAMES } from '../../src/jobs/payloads.js';
+import { type DueTimer, dueTimerMember, RedisDueTimers } from '../../src/store/redis-due-timers.js';
+import { createHarness, type Harness, shownAsk, waitFor } from '../support/engine-harness.js';
+import { testRedisClient, testRedisUrl, uniquePrefix } from '../support/redis.js';
+import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
+
+const closers: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+function client(): Redis {
+  const redis = testRedisClient();
+  closers.push(() => redis.quit());
+  return redis;
+}
+
+function timer(i: number, kind: DueTimer['kind'] = 'timeout'): DueTimer {
+  return { kind, turnId: `turn-${i}`, askId: `ask-${i}` };
+}
+
+/** A lane on its own queue and prefix, with `workers` BullMQ workers running its sweeps through `handle`. */
+async function laneWithWorkers(
+  prefix: string,
+  handle: (timer: DueTimer) => Promise<DueOutcome>,
+  options: { workers?: number; leaseMs?: number } = {},
+): Promise<DueTimerLane[]> {
+  const lanes: DueTimerLane[] = [];
+  for (let w = 0; w < (options.workers ?? 1); w++) {
+    const redis = client();
+    const queue = new Queue(`lane-${prefix}`, { connection: redis, prefix: `{${prefix}}` });
+    closers.push(() => queue.close());
+    const lane = new DueTimerLane(queue, new RedisDueTimers(redis, { prefix }), {
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+      batchSize: 50,
+    });
+    const worker = new Worker(`lane-${prefix}`, async () => lane.sweep(handle, () => undefined), {
+      connection: client(),
+      prefix: `{${prefix}}`,
+      concurrency: 8,
+    });
+    closers.push(() => worker.close());
+    await worker.waitUntilReady();
+    lanes.push(lane);
+  }
+  return lanes;
+}
+
+describe('the due set', () => {
+  it('claims only due timers, earliest first, and a claim keeps them off until its lease ends', async () => {
+    const due = new RedisDueTimers(client(), { prefix: uniquePrefix('due') });
+    const now = Date.now();
+    await due.set(timer(1), now - 10);
+    await due.set(timer(2), now - 20);
+    await due.set(timer(3), now + 60_000);
+    const first = await due.claim(now, 10, 5000);
+    expect(first.timers).toEqual([timer(2), timer(1)]);
+    expect(first.leaseUntil).toBe(now + 5000);
+    // Claimed: not due again before the lease ends, and the future one is not due at all.
+    expect((await due.claim(now + 4999, 10, 5000)).timers).toEqual([]);
+    const again = await due.claim(now + 5000, 10, 5000);
+    // Both carry the same lease score now, so Redis orders them by member.
+    expect(again.timers).toEqual([timer(1), timer(2)]);
+  });
+
+  it('a release removes only timers that still carry its lease', async () => {
+    const due = new RedisDueTimers(client(), { prefix: uniquePrefix('due') });
+    const now = Date.now();
+    await due.set(timer(1), now - 1);
+    await due.set(timer(2), now - 1);
+    const claim = await due.claim(now, 10, 5000);
+    // Meanwhile timer 2 is scheduled again (a moved deadline): the release must keep it.
+    await due.set(timer(2), now + 30_000);
+    expect(await due.release(claim.leaseUntil, claim.members)).toBe(1);
+    expect(await due.dueAt(timer(1))).toBeNull();
+    expect(await due.dueAt(timer(2))).toBe(now + 30_000);
+  });
+
+  it('drops members that are not timers instead of handing them to a sweep', async () => {
+    const redis = client();
+    const prefix = uniquePrefix('due');
+    const due = new RedisDueTimers(redis, { prefix });
+    await redis.zadd(`${prefix}:due`, 1, 'garbage', 2, dueTimerMember(timer(7)));
+    const claim = await due.claim(Date.now(), 10, 1000);
+    expect(claim.timers).toEqual([timer(7)]);
+    expect(claim.malformed).toBe(1);
+    expect(await due.count()).toBe(1);
+  });
+});
+
+describe('the timer lane', () => {
+  it('two lanes sweeping one due set handle each of 2,000 timers once, none before it is due', async () => {
+    const prefix = uniquePrefix('lane');
+    const handled = new Map<string, number>();
+    const dueAt = new Map<string, number>();
+    let early = 0;
+    const [a, b] = await laneWithWorkers(
+      prefix,
+      async (t) => {
+        handled.set(t.askId, (handled.get(t.askId) ?? 0) + 1);
+        if (Date.now() < (dueAt.get(t.askId) ?? 0)) early++;
+        return 'done';
+      },
+      { workers: 2 },
+    );
+    const base = Date.now() + 300;
+    await Promise.all(
+      Array.from({ length: 2000 }, async (_, i) => {
+        const at = base + (i % 1000);
+        dueAt.set(`ask-${i}`, at);
+        await (i % 2 === 0 ? a : b)?.schedule(timer(i), at);
+      }),
+    );
+    await waitFor(async () => handled.size === 2000, 20_000, 'every timer handled');
+    expect([...handled.values()].every((count) => count === 1)).toBe(true);
+    expect(early).toBe(0);
+    expect(await a?.due.count()).toBe(0);
+  });
+
+  it('a timer whose handling fails stays claimed and is handled again when the lease ends', async () => {
+    const prefix = uniquePrefix('lane');
+    const attempts: number[] = [];
+    const [lane] = await laneWithWorkers(
+      prefix,
+      async () => {
+        attempts.push(Date.now());
+        if (attempts.length === 1) throw new Error('the process died here');
+        return 'done';
+      },
+      { leaseMs: 500 },
+    );
+    await lane?.schedule(timer(1), Date.now() + 100);
+    await waitFor(async () => attempts.length === 2, 10_000, 'the second attempt');
+    expect((attempts[1] ?? 0) - (attempts[0] ?? 0)).toBeGreaterThanOrEqual(500);
+    await waitFor(async () => (await lane?.due.count()) === 0, 5000, 'the timer released');
+  });
+
+  it('a timer handled as due again fires again at its new time', async () => {
+    const prefix = uniquePrefix('lane');
+    const fired: number[] = [];
+    let again = 0;
+    const [lane] = await laneWithWorkers(prefix, async () => {
+      fired.push(Date.now());
+      if (fired.length === 1) {
+        again = Date.now() + 400;
+        return { at: again };
+      }
+      return 'done';
+    });
+    await lane?.schedule(timer(1, 'nudge'), Date.now() + 50);
+    await waitFor(async () => fired.length === 2, 10_000, 'the second firing');
+    expect(fired[1]).toBeGreaterThanOrEqual(again);
+  });
+
+  it('a timer set already due, while a sweep runs, is taken by the next bucket', async () => {
+    const prefix = uniquePrefix('lane');
+    const fired = new Set<string>();
+    let lane: DueTimerLane | undefined;
+    [lane] = await laneWithWorkers(prefix, async (t) => {
+      // The first timer's handling schedules another one that is already due.
+      if (t.askId === 'ask-1') await lane?.schedule(timer(2), Date.now() - 5);
+      fired.add(t.askId);
+      return 'done';
+    });
+    await lane?.schedule(timer(1), Date.now() + 50);
+    await waitFor(async () => fired.has('ask-2'), 5000, 'the timer set during the sweep');
+  });
+});
+
+describe('asks shown before the due set', () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('a delayed `timeout` job of the old kind still resolves its ask', async () => {
+    const model = scriptedModel((prompt) =>
+      lastToolResults(prompt).length === 0
+        ? {
+            text: 'asking',
+            toolCalls: [
+              {
+                name: 'ask_question',
+                input: {
+                  questions: [
+                    { header: 'Go', question: 'Deploy?', options: [{ label: 'Yes' }, { label: 'No' }] },
+                  ],
+                },
+              },
+            ],
+          }
+        : { text: 'done' },
+    );
+    harness = createHarness({ redisUrl: testRedisUrl(), model, config: { askTimeoutMs: 800 } });
+    const start = harness.turnStart('legacy timeout');
+    await submitTurn(harness.deps, start);
+    const ask = await shownAsk(harness, start.turnId);
+    // What an ask shown by an older build has: no timer in the due set, a delayed job instead.
+    await harness.lane.unschedule({ kind: 'timeout', turnId: start.turnId, askId: ask.askId });
+    await harness.queue.add(
+      JOB_NAMES.timeout,
+      { turnId: start.turnId, askId: ask.askId },
+      { jobId: timeoutJobId(ask.askId), delay: Math.max(0, (ask.deadline ?? 0) - Date.now()) },
+    );
+    const resolved = await waitFor(
+      async () => {
+        const current = await harness?.store.getAsk(start.turnId, ask.askId);
+        return current?.status === 'resolved' ? current : undefined;
+      },
+      10_000,
+      'the ask resolved by the old job',
+    );
+    expect(resolved.resolutions[0]?.status).toBe('assumed');
+  });
+});
