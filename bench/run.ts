@@ -4,13 +4,15 @@
  * Runs in about a minute and a half (section 9 adds about 25 s). README.md "Benchmark" says what each line means.
  *
  * Sections (targets of the durable pause-and-resume and Slack issues in brackets, for a 2-core machine):
- * 1. pause cost: store the paused turn and its ask, add the delayed timeout job (no surface).
+ * 1. pause cost: store the paused turn and its ask, set its timeout timer (no surface).
  * 2. answer-record latency, 1 and 50 concurrent clients of one process [p50 < 1 ms, p99 < 5 ms at 50, for
  *    the line with a warm definition cache: a click handler reads the ask before it answers, so production
  *    answers are warm; the cold line shows a process that never read the ask].
  * 3. answer-to-resume-start latency: answer stored -> resume job picked up by a worker [p50 < 1.5 ms, p99 < 10 ms].
- * 4. timeout lateness over 1,000 asks with 1-5 s timeouts [never early; p99 <= 250 ms].
- * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB].
+ * 4. timeout lateness over 1,000 timers due in 1-5 s, through the timer lane's due set and sweeps [never
+ *    early; p99 <= 250 ms].
+ * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB]; 5b bytes sent per step; 5c Redis
+ *    memory per open ask with a 2 KB history [history + 2 KB].
  * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms].
  * 7. job locks under load: a worker with production's lock and stall check (`JOB_TIMINGS`), 8 jobs at once
  *    that keep the event loop busy in 25 ms slices for about 5 s each [no job stalled, no lock renewal lost].
@@ -207,7 +209,7 @@ async function benchPause(redisUrl: string, ask: NormalizedAsk): Promise<void> {
     await scheduler.timeout(turnId, askId, Date.now() + 60_000);
     samples.push(performance.now() - started);
   }
-  console.log(summary('1. pause: store turn+ask, mark shown, add timeout job', samples));
+  console.log(summary('1. pause: store turn+ask, mark shown, set timeout timer', samples));
   await queue.obliterate({ force: true });
   await queue.close();
   await redis.quit();
@@ -427,6 +429,37 @@ async function startProfile(label: string): Promise<{ stop(): Promise<void> } | 
 }
 
 /**
+ * Section 5c: Redis memory per open ask with a 2 KB history, everything counted: `used_memory` grows by this
+ * much per paused turn with a shown ask, its timeout and its nudge timer and its index entry (2,000 of them,
+ * so the zsets are past their small encoding and the average is over many entries).
+ */
+async function memoryPerOpenAsk(
+  redis: Redis,
+  store: RedisTurnStore,
+  scheduler: BullmqScheduler,
+  ask: NormalizedAsk,
+): Promise<void> {
+  const count = 2000;
+  const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0);
+  // Warm the sets up so that their first growth is not counted.
+  const open = async (): Promise<number> => {
+    const { turnId, askId, paused } = await pausedTurn(store, ask, 2000);
+    await store.markAskShown(turnId, askId, Date.now(), encodeMessageRef({ channel: 'C0OPS', ts: '1.1' }));
+    await scheduler.timeout(turnId, askId, Date.now() + 3_600_000);
+    await scheduler.nudge(turnId, askId, Date.now() + 1_800_000);
+    return Buffer.byteLength(JSON.stringify(paused.messages));
+  };
+  for (let i = 0; i < 200; i++) await open();
+  const before = await usedMemory();
+  let history = 0;
+  for (let i = 0; i < count; i++) history = await open();
+  const perAsk = Math.round(((await usedMemory()) - before) / count);
+  console.log(
+    `5c. Redis memory per open ask (used_memory growth over ${count.toLocaleString('en-US')} paused turns, shown asks with their timeout and nudge timers): ${perAsk} B with a history of ${history} B = history + ${perAsk - history} B [target: history + 2,048 B]`,
+  );
+}
+
+/**
  * Bytes one timer adds to a large due set (a zset beyond its listpack size keeps a skiplist node and a dict
  * entry per member): measured as the growth of a scratch zset of 10,000 members like `member`.
  */
@@ -471,6 +504,7 @@ async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   console.log(
     `5. bytes per paused turn: history ${history} B (JSON); turn key ${turnBytes} + ask key ${askBytes} + timeout timer ~${timerBytes} + index ~${indexBytes} = ${total} B; budget 1.1 x history + 4 KB = ${Math.round(budget)} B (${((total / budget) * 100).toFixed(0)}% of it)`,
   );
+  await memoryPerOpenAsk(redis, store, scheduler, ask);
   // Bytes sent to Redis per step of a turn with that history: each commit adds one ~200 B message. The
   // store writes the head and the new messages only, so this stays flat as the history grows.
   const stepTurn = turnRecord(randomUUID(), 20_000);
@@ -663,7 +697,7 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
 
 /**
  * Section 8: the ask API on the built app (ROLE=web, fake Slack in its own process): `POST /v1/asks` one at a
- * time (decode, store, post to Slack, mark shown, add the timeout job), and answer-to-long-poll-return: a
+ * time (decode, store, post to Slack, mark shown, set the timeout timer), and answer-to-long-poll-return: a
  * `GET ?wait=30` is waiting when the answer is stored and announced (as the click path's program waiter does);
  * the time from the stored answer to the response.
  */
