@@ -13,7 +13,8 @@
  *    early; p99 <= 250 ms].
  * 5. Redis bytes per paused turn with a 20 KB history [< 1.1 x history + 4 KB]; 5b bytes sent per step; 5c Redis
  *    memory per open ask with a 2 KB history [history + 2 KB].
- * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms].
+ * 6. ack latency of signed button clicks through the real Bolt HTTP receiver, 50 concurrent [p99 < 100 ms], and
+ *    its floors: Bolt with a listener that only acks, and Node's HTTP server answering at once.
  * 7. job locks under load: a worker with production's lock and stall check (`JOB_TIMINGS`), 8 jobs at once
  *    that keep the event loop busy in 25 ms slices for about 5 s each [no job stalled, no lock renewal lost].
  * 8. the ask API: POST /v1/asks, and answer-to-long-poll-return (built app, fake Slack) [p50 < 10 ms and < 5 ms].
@@ -693,6 +694,76 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve));
   await redis.quit();
   await fake.stop();
+  for (const kind of ['bolt', 'http'] as const) {
+    const samples = await ackFloor(kind, secret, concurrency, fake.responseUrl);
+    console.log(
+      summary(
+        `6. floor, ${kind === 'bolt' ? "Bolt with a listener that only acks (our transport, Bolt's checks)" : 'Node HTTP server answering 200 at once'}, ${concurrency} concurrent`,
+        samples,
+      ),
+    );
+  }
+}
+
+/**
+ * The floor of section 6: the same bursts of signed clicks (five warm-up bursts, then 20 of `concurrency`) from this
+ * process against `bench/ack-floor-app.ts` in a process of its own: what the load generator, Node's HTTP
+ * stack and (for `bolt`) Bolt's verification, parsing and dispatch cost before holdpoint does anything.
+ */
+async function ackFloor(
+  kind: 'bolt' | 'http',
+  secret: string,
+  concurrency: number,
+  responseUrl: string,
+): Promise<number[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ack-floor-app.ts', kind, secret], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const end = buffered.indexOf('\n');
+      if (end !== -1) resolve((JSON.parse(buffered.slice(0, end)) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`the floor app exited (${code}) before it was ready`)));
+  });
+  const samples: number[] = [];
+  const rounds = Math.ceil(1000 / concurrency);
+  // Five warm-up bursts (the app of section 6 is warm from its 1,000 single clicks).
+  for (let round = -5; round < rounds; round++) {
+    const requests = Array.from({ length: concurrency }, () =>
+      blockActionRequest(
+        {
+          user: 'U0BOB',
+          actions: [
+            {
+              type: 'button',
+              action_id: 'hp.option.0.0',
+              block_id: 'hp.bench.r0.0.act',
+              value: `v1|${randomUUID()}|${randomUUID()}|0|0`,
+              text: { type: 'plain_text', text: 'Roll back' },
+              action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
+            },
+          ],
+          message: { ts: '1780000000.000200', thread_ts: '1780000000.000100' },
+          responseUrl,
+        },
+        { secret },
+      ),
+    );
+    await Promise.all(
+      requests.map(async (request) => {
+        const started = performance.now();
+        const response = await postToSlackApp(url, request);
+        if (round >= 0) samples.push(performance.now() - started);
+        if (response.status !== 200) throw new Error(`the floor app answered ${response.status}`);
+      }),
+    );
+  }
+  child.kill('SIGTERM');
+  if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  return samples;
 }
 
 /**
