@@ -500,7 +500,7 @@ export async function startRuntime(
           logger.warn('the worker did not close after aborting its jobs; their locks will lapse');
         }
       });
-      sweeper = startSweeper(deps, { intervalMs: tuning.sweepIntervalMs });
+      sweeper = startSweeper(deps, { intervalMs: tuning.sweepIntervalMs, timers: timerLane });
       const runningSweeper = sweeper;
       closers.push(() => runningSweeper.stop());
     }

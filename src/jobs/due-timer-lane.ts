@@ -146,6 +146,18 @@ export class DueTimerLane {
   }
 
   /**
+   * Makes sure the earliest pending timer has its sweep: repairs a timer whose sweep job was never added (the
+   * process died between setting the timer and adding the job, or Redis lost the job). Run by the periodic
+   * sweeper; one `ZRANGE`, and a job add only for a bucket this process has not added yet.
+   * @returns epoch ms the earliest timer is due, or null when none is pending.
+   */
+  async kick(): Promise<number | null> {
+    const earliest = await this.due.earliest();
+    if (earliest !== null) await this.#ensureSweep(earliest);
+    return earliest;
+  }
+
+  /**
    * Adds the sweep of the bucket that `dueAt` falls in, never of the current or a past bucket (its sweep may
    * be running or done: the next bucket's sweep takes a timer already due). Each bucket once per process;
    * other processes' adds of the same bucket are no-ops by jobId.

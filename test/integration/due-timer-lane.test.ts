@@ -125,7 +125,7 @@ describe('the timer lane', () => {
     await waitFor(async () => handled.size === 2000, 20_000, 'every timer handled');
     expect([...handled.values()].every((count) => count === 1)).toBe(true);
     expect(early).toBe(0);
-    expect(await a?.due.count()).toBe(0);
+    await waitFor(async () => (await a?.due.count()) === 0, 5000, 'every timer released');
   });
 
   it('a timer whose handling fails stays claimed and is handled again when the lease ends', async () => {
@@ -175,6 +175,26 @@ describe('the timer lane', () => {
     });
     await lane?.schedule(timer(1), Date.now() + 50);
     await waitFor(async () => fired.has('ask-2'), 5000, 'the timer set during the sweep');
+  });
+});
+
+describe('a timer whose sweep job was never added', () => {
+  it('is found by the periodic kick and fires', async () => {
+    const prefix = uniquePrefix('lane');
+    const fired: string[] = [];
+    const [lane] = await laneWithWorkers(prefix, async (t) => {
+      fired.push(t.askId);
+      return 'done';
+    });
+    if (!lane) throw new Error('no lane');
+    // What a process killed between setting the timer and adding its sweep leaves behind.
+    await lane.due.set(timer(1, 'nudge'), Date.now() - 10);
+    const counts = await lane.queue.getJobCounts('delayed', 'wait', 'active');
+    expect(counts).toEqual({ delayed: 0, wait: 0, active: 0 });
+    expect(await lane.kick()).not.toBeNull();
+    await waitFor(async () => fired.includes('ask-1'), 5000, 'the repaired timer');
+    await waitFor(async () => (await lane.due.count()) === 0, 5000, 'the timer released');
+    expect(await lane.kick()).toBeNull();
   });
 });
 

@@ -102,7 +102,11 @@ if (process.env.HP_ANSWER) {
   process.exit(0);
 }
 
-const sweeper = startSweeper(harness.deps, { intervalMs: 1000, unshownGraceMs: 3000 });
+const sweeper = startSweeper(harness.deps, {
+  intervalMs: 1000,
+  unshownGraceMs: 3000,
+  timers: harness.lane,
+});
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
   void (async () => {
