@@ -151,6 +151,8 @@ export class AskService {
     const stored = await deps.store.getAsk(definition.scope, definition.askId);
     if (!stored) return null;
     if (stored.shownAt === null) await this.show(conversation, stored, onShowFailed);
+    // Opened again after a crash between showing it and setting its timers: set them now (idempotent).
+    else if (stored.status === 'open') await this.watch(stored);
     return deps.store.getAsk(definition.scope, definition.askId);
   }
 

@@ -12,7 +12,10 @@ import { JOB_NAMES } from './payloads.js';
 export interface DueTimerLaneOptions {
   /** Length of one sweep bucket, in ms (default 100): the sweep of a bucket runs when the bucket ends. */
   bucketMs?: number;
-  /** Timers one Lua call claims (default 256). */
+  /**
+   * Timers one Lua call claims (default 128: two rounds of `concurrency`, so the last of a batch starts well
+   * within its claim even when Slack is slow).
+   */
   batchSize?: number;
   /** Timers of a batch handled at once (default 64). */
   concurrency?: number;
@@ -25,6 +28,12 @@ export interface DueTimerLaneOptions {
   leaseMs?: number;
   /** How long one sweep job keeps claiming before it hands the rest to the next bucket's sweep, in ms (default 20 000). */
   maxSweepMs?: number;
+  /**
+   * How far ahead a new timer adds its bucket's sweep job itself, in ms (default 300 000). A later one waits
+   * for the chain (each sweep adds the sweep of the earliest pending timer) or the periodic {@link
+   * DueTimerLane.kick} (every minute), so timers spread over hours are not a delayed job each.
+   */
+  horizonMs?: number;
   /** Clock (epoch ms); tests pass their own. */
   now?: () => number;
 }
@@ -68,7 +77,11 @@ export class DueTimerLane {
   readonly #concurrency: number;
   readonly #leaseMs: number;
   readonly #maxSweepMs: number;
+  readonly #horizonMs: number;
   readonly #now: () => number;
+  /** Failed handlings in a row per member (this process), for the back-off of a timer that keeps failing. */
+  readonly #failures = new Map<string, number>();
+  #addsSinceForget = 0;
   /** Buckets whose sweep job this process has added (or is adding): one add per bucket per process. */
   readonly #added = new Map<number, Promise<void>>();
 
@@ -82,17 +95,21 @@ export class DueTimerLane {
     options: DueTimerLaneOptions = {},
   ) {
     this.bucketMs = options.bucketMs ?? 100;
-    this.#batchSize = options.batchSize ?? 256;
+    this.#batchSize = options.batchSize ?? 128;
     this.#concurrency = options.concurrency ?? 64;
     this.#leaseMs = options.leaseMs ?? 5000;
     this.#maxSweepMs = options.maxSweepMs ?? 20_000;
+    this.#horizonMs = options.horizonMs ?? 300_000;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Sets `timer` due at `dueAt` (epoch ms; replaces an earlier time) and makes sure a sweep will run then. */
+  /**
+   * Sets `timer` due at `dueAt` (epoch ms; replaces an earlier time) and, when it is due within the horizon,
+   * adds its bucket's sweep (later ones are found by the chain of sweeps and the periodic kick).
+   */
   async schedule(timer: DueTimer, dueAt: number): Promise<void> {
     await this.due.set(timer, dueAt);
-    await this.#ensureSweep(dueAt);
+    if (dueAt <= this.#now() + this.#horizonMs) await this.#ensureSweep(dueAt);
   }
 
   /** Removes timers of an ask that resolved (tidying: a sweep that finds the ask resolved does nothing). */
@@ -104,7 +121,8 @@ export class DueTimerLane {
    * The sweep job: claims due timers batch by batch, hands each to `handle` (a few dozen at once), removes
    * the finished ones and re-schedules the others, until none is due (or `maxSweepMs` passed); then makes
    * sure the next pending timer's bucket has its sweep.
-   * @param onError called with each timer whose handling threw (it stays claimed: due again after the lease).
+   * @param onError called with each timer whose handling threw. It is due again after a back-off that doubles
+   *   with each failure in a row (5 s, 10 s, … at most 10 min), so a timer that keeps failing costs little.
    */
   async sweep(
     handle: (timer: DueTimer) => Promise<DueOutcome>,
@@ -121,10 +139,12 @@ export class DueTimerLane {
       const runner = async (): Promise<void> => {
         for (let i = next++; i < claim.timers.length; i = next++) {
           const timer = claim.timers[i] as DueTimer;
+          const member = claim.members[i] as string;
           try {
             const outcome = await handle(timer);
+            this.#failures.delete(member);
             if (outcome === 'done') {
-              finished.push(claim.members[i] as string);
+              finished.push(member);
               report.done++;
             } else {
               await this.schedule(timer, outcome.at);
@@ -133,6 +153,11 @@ export class DueTimerLane {
           } catch (error) {
             report.failed++;
             onError(timer, error);
+            const failures = (this.#failures.get(member) ?? 0) + 1;
+            this.#failures.set(member, failures);
+            if (this.#failures.size > 10_000) this.#failures.clear();
+            const backoff = Math.min(this.#leaseMs * 2 ** (failures - 1), 600_000);
+            await this.schedule(timer, this.#now() + backoff).catch(() => undefined);
           }
         }
       };
@@ -176,7 +201,12 @@ export class DueTimerLane {
       .then(() => undefined);
     this.#added.set(bucket, add);
     add.catch(() => this.#added.delete(bucket));
-    if (this.#added.size > 512) this.#forget(now);
+    // At most one entry per 100 ms bucket within the horizon (3,000 at 5 min) plus the chain's: pruned every
+    // 256 adds, not on each.
+    if (++this.#addsSinceForget >= 256) {
+      this.#addsSinceForget = 0;
+      this.#forget(now);
+    }
     return add;
   }
 

@@ -5,7 +5,8 @@ import { failTurn } from '../agent/end-turn.js';
 import type { EngineDeps } from '../agent/engine-deps.js';
 import { startTurn } from '../agent/thread-admission.js';
 import { StateError, SystemError } from '../errors.js';
-import { type DueTimerLane, handleDueTimer } from './due-timer-lane.js';
+import type { DueTimer } from '../store/redis-due-timers.js';
+import { type DueOutcome, type DueTimerLane, handleDueTimer } from './due-timer-lane.js';
 import { askJobSchema, JOB_NAMES, turnJobSchema, webhookJobSchema } from './payloads.js';
 
 /** How long a job waits before trying again when another process holds the turn's lease, in ms. */
@@ -153,11 +154,11 @@ async function processJob(
     case JOB_NAMES.sweepDue: {
       if (!options.dueLane) throw new Error('a sweep-due job reached a worker without the timer lane');
       const report = await options.dueLane.sweep(
-        (timer) => handleDueTimer(deps, timer),
+        (timer) => handleDueTimerOnce(deps, timer),
         (timer, error) =>
           deps.log.warn(
             { turnId: timer.turnId, askId: timer.askId, timer: timer.kind, err: error },
-            'a due timer failed; it is due again when its claim lapses',
+            'a due timer failed; it is tried again after a back-off',
           ),
       );
       return `done ${report.done}, again ${report.again}, failed ${report.failed}`;
@@ -197,6 +198,31 @@ async function processJob(
     }
     default:
       throw new Error(`unknown job name ${job.name}`);
+  }
+}
+
+/**
+ * {@link handleDueTimer}, with the failures that retrying cannot mend ending the timer as the job wrapper
+ * ends such a job: the workspace uninstalled holdpoint (nothing can reach it), or the ask's stored state is
+ * unreadable. Other errors are thrown: the lane tries the timer again after a back-off.
+ */
+async function handleDueTimerOnce(deps: EngineDeps, timer: DueTimer): Promise<DueOutcome> {
+  try {
+    return await handleDueTimer(deps, timer);
+  } catch (error) {
+    const ids = { turnId: timer.turnId, askId: timer.askId, timer: timer.kind };
+    if (error instanceof SystemError && error.code === 'slack_not_installed') {
+      deps.log.info(
+        { ...ids, ...error.fields },
+        'the Slack workspace of this timer is not installed; it ends',
+      );
+      return 'done';
+    }
+    if (error instanceof StateError) {
+      deps.log.error({ ...ids, code: error.code, err: error }, 'stored state is unreadable; timer dropped');
+      return 'done';
+    }
+    throw error;
   }
 }
 

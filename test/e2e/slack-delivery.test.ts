@@ -130,9 +130,14 @@ describe('Slack end to end: 429 on chat.postMessage (C09)', () => {
       'the timeout timer',
     );
     expect(due).toBe(stored.deadline);
-    // The sweep of its bucket waits on the timer lane's queue.
-    const sweep = await h.timers.getJob(sweepJobId(Math.ceil(due / 100)));
-    expect(sweep && (await sweep.getState())).toBe('delayed');
+    // The sweep of its bucket waits on the timer lane's queue: the timer is 10 min out, beyond the 5 min a
+    // new timer adds its own sweep for, so the periodic kick (every second here) adds it.
+    const sweep = await waitFor(
+      async () => (await h.timers.getJob(sweepJobId(Math.ceil(due / 100)))) ?? undefined,
+      5000,
+      'the sweep job of its bucket',
+    );
+    expect(await sweep.getState()).toBe('delayed');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(askPosts(h)).toHaveLength(1);
   });

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { submitTurn } from '../../src/agent/thread-admission.js';
 import { type DueOutcome, DueTimerLane } from '../../src/jobs/due-timer-lane.js';
-import { timeoutJobId } from '../../src/jobs/job-ids.js';
+import { sweepJobId, timeoutJobId } from '../../src/jobs/job-ids.js';
 import { JOB_NAMES } from '../../src/jobs/payloads.js';
 import { type DueTimer, dueTimerMember, RedisDueTimers } from '../../src/store/redis-due-timers.js';
 import { createHarness, type Harness, shownAsk, waitFor } from '../support/engine-harness.js';
@@ -243,5 +243,56 @@ describe('asks shown before the due set', () => {
       'the ask resolved by the old job',
     );
     expect(resolved.resolutions[0]?.status).toBe('assumed');
+  });
+});
+
+describe('timers far ahead', () => {
+  it('add no sweep job of their own; the kick adds the one of the earliest', async () => {
+    const prefix = uniquePrefix('lane');
+    const [lane] = await laneWithWorkers(prefix, async () => 'done');
+    if (!lane) throw new Error('no lane');
+    const first = Date.now() + 3_600_000;
+    for (let i = 0; i < 50; i++) await lane.schedule(timer(i), first + i * 1000);
+    expect(await lane.queue.getJobCounts('delayed')).toEqual({ delayed: 0 });
+    expect(await lane.kick()).toBe(first);
+    expect(await lane.queue.getJobCounts('delayed')).toEqual({ delayed: 1 });
+    expect(await lane.queue.getJob(sweepJobId(Math.ceil(first / lane.bucketMs)))).toBeDefined();
+  });
+});
+
+describe('a timer whose handling keeps failing', () => {
+  it('is tried again after a back-off that doubles', async () => {
+    const prefix = uniquePrefix('lane');
+    const attempts: number[] = [];
+    const [lane] = await laneWithWorkers(
+      prefix,
+      async () => {
+        attempts.push(Date.now());
+        throw new Error('Slack is down');
+      },
+      { leaseMs: 200 },
+    );
+    await lane?.schedule(timer(1), Date.now());
+    await waitFor(async () => attempts.length >= 3, 10_000, 'three attempts');
+    const [a = 0, b = 0, c = 0] = attempts;
+    expect(b - a).toBeGreaterThanOrEqual(200);
+    expect(c - b).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('a timer of an ask whose stored state is unreadable', () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('ends once instead of being tried again', async () => {
+    harness = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
+    const h = harness;
+    await h.redis.hset(h.store.keys.ask('turn-x', 'ask-x'), 'v', '999', 'def', '{not json');
+    await expect(h.store.getAsk('turn-x', 'ask-x')).rejects.toThrow();
+    await h.lane.schedule({ kind: 'timeout', turnId: 'turn-x', askId: 'ask-x' }, Date.now());
+    await waitFor(async () => (await h.lane.due.count()) === 0, 5000, 'the timer ended');
   });
 });

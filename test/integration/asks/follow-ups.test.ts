@@ -624,3 +624,27 @@ describe('a quorum question that times out with too few votes', () => {
     expect(late.status).toBe('closed');
   });
 });
+
+describe('a program ask opened again after a crash between showing it and setting its timers', () => {
+  it('gets its timeout and its reminder back', async () => {
+    const h = createHarness({
+      redisUrl: testRedisUrl(),
+      model: scriptedModel(() => ({ text: 'x' })),
+      worker: false,
+    });
+    harness = h;
+    const definition = programAsk('reopen-timers', {
+      timeoutMs: 60_000,
+      followUp: { ...NO_FOLLOW_UP, reminders: [{ kind: 'after', ms: 30_000 }] },
+    });
+    const opened = await h.deps.asks.open(definition.conversation, definition);
+    const timeout = { kind: 'timeout', turnId: definition.scope, askId: 'reopen-timers' } as const;
+    const nudge = { ...timeout, kind: 'nudge' } as const;
+    // What the crash leaves: shown, with no timers.
+    await h.lane.unschedule(timeout, nudge);
+    await h.deps.asks.open(definition.conversation, definition);
+    expect(await h.lane.due.dueAt(timeout)).toBe(opened?.deadline);
+    expect(await h.lane.due.dueAt(nudge)).toBe((opened?.shownAt ?? 0) + 30_000);
+    expect(await h.surface.calls('showAsk')).toBe(1);
+  });
+});
