@@ -16,8 +16,11 @@ import { testRedisClient, testRedisUrl, uniquePrefix } from '../support/redis.js
 import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
 
 const closers: Array<() => Promise<unknown>> = [];
+let harness: Harness | undefined;
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
+  await harness?.close();
+  harness = undefined;
 });
 
 function client(): Redis {
@@ -199,12 +202,6 @@ describe('a timer whose sweep job was never added', () => {
 });
 
 describe('asks shown before the due set', () => {
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
-
   it('a delayed `timeout` job of the old kind still resolves its ask', async () => {
     const model = scriptedModel((prompt) =>
       lastToolResults(prompt).length === 0
@@ -281,12 +278,6 @@ describe('a timer whose handling keeps failing', () => {
 });
 
 describe('a timer of an ask whose stored state is unreadable', () => {
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    harness = undefined;
-  });
-
   it('ends once instead of being tried again', async () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
     const h = harness;
