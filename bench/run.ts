@@ -32,12 +32,13 @@
  * `npm run bench` runs node with --expose-gc so that the bench process collects garbage before each section
  * and each timed run of section 2 (section 6's app is a process of its own).
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -548,17 +549,7 @@ async function startFakeSlackProcess(): Promise<{
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fake-slack-process.ts'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const end = buffered.indexOf('\n');
-      if (end !== -1) resolve(buffered.slice(0, end));
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`the fake Slack process exited (${code}) before it was ready`)),
-    );
-  });
+  const line = await firstLine(child, 'the fake Slack process');
   const info = JSON.parse(line) as { url: string; botToken: string; responseUrl: string };
   return {
     ...info,
@@ -644,24 +635,7 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
       }
       // Each click comes from its ask's own message (clicks from another message are refused).
       const requests = ids.map(({ turnId, askId, ts }) =>
-        blockActionRequest(
-          {
-            user: 'U0BOB',
-            actions: [
-              {
-                type: 'button',
-                action_id: 'hp.option.0.0',
-                block_id: 'hp.bench.r0.0.act',
-                value: `v1|${turnId}|${askId}|0|0`,
-                text: { type: 'plain_text', text: 'Roll back' },
-                action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
-              },
-            ],
-            message: { ts, thread_ts: '1780000000.000100' },
-            responseUrl: fake.responseUrl,
-          },
-          { secret },
-        ),
+        optionClick(turnId, askId, ts, fake.responseUrl, secret),
       );
       await Promise.all(
         requests.map(async (request) => {
@@ -705,6 +679,41 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   }
 }
 
+/** The first line a child process prints on stdout (its ready line); rejects if it exits first. */
+function firstLine(child: ChildProcessByStdio<null, Readable, null>, what: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const end = buffered.indexOf('\n');
+      if (end !== -1) resolve(buffered.slice(0, end));
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before it was ready`)));
+  });
+}
+
+/** A signed click on the first option of ask `askId`, from its message `ts` in the bench thread. */
+function optionClick(turnId: string, askId: string, ts: string, responseUrl: string, secret: string) {
+  return blockActionRequest(
+    {
+      user: 'U0BOB',
+      actions: [
+        {
+          type: 'button',
+          action_id: 'hp.option.0.0',
+          block_id: 'hp.bench.r0.0.act',
+          value: `v1|${turnId}|${askId}|0|0`,
+          text: { type: 'plain_text', text: 'Roll back' },
+          action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
+        },
+      ],
+      message: { ts, thread_ts: '1780000000.000100' },
+      responseUrl,
+    },
+    { secret },
+  );
+}
+
 /**
  * The floor of section 6: the same bursts of signed clicks (five warm-up bursts, then 20 of `concurrency`) from this
  * process against `bench/ack-floor-app.ts` in a process of its own: what the load generator, Node's HTTP
@@ -719,38 +728,13 @@ async function ackFloor(
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ack-floor-app.ts', kind, secret], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const end = buffered.indexOf('\n');
-      if (end !== -1) resolve((JSON.parse(buffered.slice(0, end)) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`the floor app exited (${code}) before it was ready`)));
-  });
+  const url = (JSON.parse(await firstLine(child, 'the floor app')) as { url: string }).url;
   const samples: number[] = [];
   const rounds = Math.ceil(1000 / concurrency);
   // Five warm-up bursts (the app of section 6 is warm from its 1,000 single clicks).
   for (let round = -5; round < rounds; round++) {
     const requests = Array.from({ length: concurrency }, () =>
-      blockActionRequest(
-        {
-          user: 'U0BOB',
-          actions: [
-            {
-              type: 'button',
-              action_id: 'hp.option.0.0',
-              block_id: 'hp.bench.r0.0.act',
-              value: `v1|${randomUUID()}|${randomUUID()}|0|0`,
-              text: { type: 'plain_text', text: 'Roll back' },
-              action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
-            },
-          ],
-          message: { ts: '1780000000.000200', thread_ts: '1780000000.000100' },
-          responseUrl,
-        },
-        { secret },
-      ),
+      optionClick(randomUUID(), randomUUID(), '1780000000.000200', responseUrl, secret),
     );
     await Promise.all(
       requests.map(async (request) => {
