@@ -27,5 +27,6 @@ EXPOSE 3000
 # and Slack is connected (web roles), so "healthy" means ready. Slim images have no curl: use Node's fetch.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# ROLE (all, web, worker) selects what the process does; main.js handles SIGTERM itself.
-CMD ["node", "dist/src/main.js"]
+# ROLE (all, web, worker) selects what the process does; main.js handles SIGTERM itself. The flag gives V8 a
+# larger young generation (fewer promotions, far less GC under bursts): see scripts/node-flags.mjs.
+CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]

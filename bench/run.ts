@@ -42,6 +42,7 @@ import type { Readable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { readRedisFlags } from '../scripts/redis-flags.mjs';
 import { newTurnRecord } from '../src/agent/new-turn-record.js';
 import type { TurnRecord } from '../src/agent/turn-record.js';
@@ -64,7 +65,12 @@ import { RedisAskChanges } from '../src/store/redis-ask-changes.js';
 import { RedisDueTimers } from '../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
 import { freePort, startRedisServer } from '../test/support/redis-server.js';
-import { blockActionRequest, postToSlackApp } from '../test/support/slack-payloads.js';
+import {
+  blockActionRequest,
+  postToSlackApp,
+  type SignedSlackRequest,
+} from '../test/support/slack-payloads.js';
+import { clickClient } from './click-client.js';
 import { createBenchEngine, instantAskingModel, quietSurface } from './holdpoint-engine.js';
 
 const ASK_ARGS = {
@@ -574,7 +580,7 @@ async function startBuiltApp(
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, 'dist/src/main.js'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...profile, 'dist/src/main.js'], {
     env: {
       PATH: process.env.PATH ?? '',
       SLACK_BOT_TOKEN: fake.botToken,
@@ -606,6 +612,21 @@ async function startBuiltApp(
   return { base, storePrefix, secret, child };
 }
 
+/**
+ * How section 6 sends its clicks: a keep-alive `node:http` client with one socket per concurrent click
+ * (default), or `fetch` with BENCH_ACK_CLIENT=fetch (how this bench sent them before: the client's own CPU
+ * then shows in the p99).
+ */
+function clickSender(
+  url: string,
+  sockets: number,
+): { send: (r: SignedSlackRequest) => Promise<number>; close: () => void } {
+  if (process.env.BENCH_ACK_CLIENT === 'fetch')
+    return { send: async (r) => (await postToSlackApp(url, r)).status, close: () => {} };
+  const client = clickClient(url, sockets);
+  return { send: (r) => client.post(r), close: () => client.close() };
+}
+
 async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const fake = await startFakeSlackProcess();
   const { base, storePrefix, secret, child } = await startBuiltApp(redisUrl, fake, 'ack');
@@ -617,6 +638,7 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const results: Array<{ concurrency: number; samples: number[] }> = [];
   for (const level of [1, concurrency]) {
     const samples: number[] = [];
+    const sender = clickSender(url, level);
     // One warm-up round first (the load generator opens its connections, the JIT warms up), not counted;
     // then 1,000 clicks: 1,000 one at a time, or 20 bursts of 50 sent at once.
     const rounds = Math.ceil(1000 / level);
@@ -640,9 +662,9 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
       await Promise.all(
         requests.map(async (request) => {
           const started = performance.now();
-          const response = await postToSlackApp(url, request);
+          const status = await sender.send(request);
           if (round >= 0) samples.push(performance.now() - started);
-          if (response.status !== 200) throw new Error(`click answered ${response.status}`);
+          if (status !== 200) throw new Error(`click answered ${status}`);
         }),
       );
       // Every click must have been stored as the answer (a refused click is acked too, faster).
@@ -659,6 +681,7 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
         );
       }
     }
+    sender.close();
     results.push({ concurrency: level, samples });
   }
   for (const { concurrency: level, samples } of results) {
@@ -725,11 +748,19 @@ async function ackFloor(
   concurrency: number,
   responseUrl: string,
 ): Promise<number[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/ack-floor-app.ts', kind, secret], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, ...profile, '--import', 'tsx', 'bench/ack-floor-app.ts', kind, secret],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = (JSON.parse(await firstLine(child, 'the floor app')) as { url: string }).url;
   const samples: number[] = [];
+  const sender = clickSender(url, concurrency);
   const rounds = Math.ceil(1000 / concurrency);
   // Five warm-up bursts (the app of section 6 is warm from its 1,000 single clicks).
   for (let round = -5; round < rounds; round++) {
@@ -739,12 +770,13 @@ async function ackFloor(
     await Promise.all(
       requests.map(async (request) => {
         const started = performance.now();
-        const response = await postToSlackApp(url, request);
+        const status = await sender.send(request);
         if (round >= 0) samples.push(performance.now() - started);
-        if (response.status !== 200) throw new Error(`the floor app answered ${response.status}`);
+        if (status !== 200) throw new Error(`the floor app answered ${status}`);
       }),
     );
   }
+  sender.close();
   child.kill('SIGTERM');
   if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
   return samples;
@@ -1002,6 +1034,10 @@ async function main(): Promise<void> {
   const [, save] = (await probe.config('GET', 'save')) as string[];
   console.log(
     `holdpoint bench: redis ${/redis_version:(\S+)/.exec(info)?.[1]} (${server ? `private, flags: ${flags.join(' ')}` : 'REDIS_URL'}), node ${process.version}`,
+  );
+  const missing = NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+  console.log(
+    `node flags: ${process.execArgv.filter((flag) => flag.startsWith('--max-') || flag === '--expose-gc').join(' ') || '(none)'}${missing.length > 0 ? ` (the deployed processes also run with ${missing.join(' ')}: run through npm run bench, or section 9 measures a process unlike the worker)` : ''}; the app processes it starts run with ${NODE_FLAGS.join(' ')}`,
   );
   console.log(
     `redis settings: save '${save}'${save ? '' : ' (no RDB snapshots)'}, auto-aof-rewrite-percentage ${rewritePercentage}${keepRewrites ? '' : ' (automatic AOF rewrites off for the run: each forks Redis and the child takes CPU from the timed code; BENCH_AOF_REWRITE=1 keeps them)'}`,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { NODE_FLAGS } from '../../../scripts/node-flags.mjs';
 import { readRedisFlags, redisFlagsFromCompose } from '../../../scripts/redis-flags.mjs';
 import { parseConfigFile } from '../../../src/config/config-file.js';
 import { CONFIG_VARIABLES } from '../../../src/config/config-variables.js';
@@ -109,7 +110,7 @@ describe('docker-compose.yml: holdpoint and worker', () => {
     (_name, entry, role) => {
       expect(entry.build).toBe('.');
       expect(entry.image).toBe('holdpoint:local');
-      expect(entry.command).toEqual(['node', 'dist/src/main.js']);
+      expect(entry.command).toEqual(['node', ...NODE_FLAGS, 'dist/src/main.js']);
       expect(entry.environment?.ROLE).toBe(role);
       expect(entry.environment?.REDIS_URL).toBe('redis://redis:6379');
       expect(envFiles(entry)).toContain('.env');
@@ -213,6 +214,14 @@ describe('Dockerfile', () => {
     expect(instructions.filter((line) => line.startsWith('FROM '))).toEqual([BUILD_STAGE, RUNTIME_STAGE]);
   });
 
+  it('npm start runs with the same Node flags as the image and compose', () => {
+    const scripts = z
+      .object({ scripts: z.record(z.string(), z.string()) })
+      .parse(JSON.parse(read('package.json')));
+    expect(scripts.scripts.start).toBe(['node', ...NODE_FLAGS, 'dist/src/main.js'].join(' '));
+    expect(NODE_FLAGS).toContain('--max-semi-space-size=64');
+  });
+
   it('builds with dev dependencies and runs with production dependencies only', () => {
     const runtime = instructions.slice(instructions.indexOf(RUNTIME_STAGE));
     const build = instructions.slice(0, instructions.indexOf(RUNTIME_STAGE));
@@ -222,7 +231,9 @@ describe('Dockerfile', () => {
     expect(runtime).toContain('COPY --from=build /app/dist ./dist');
     expect(runtime).toContain('USER node');
     expect(runtime.some((line) => line.startsWith('HEALTHCHECK ') && line.includes("'/readyz'"))).toBe(true);
-    expect(runtime.at(-1)).toBe('CMD ["node", "dist/src/main.js"]');
+    expect(runtime.at(-1)).toBe(
+      `CMD ${JSON.stringify(['node', ...NODE_FLAGS, 'dist/src/main.js']).replaceAll(',', ', ')}`,
+    );
   });
 
   it('.dockerignore keeps secrets, dependencies and build output out of the context', () => {
