@@ -65,23 +65,22 @@ export function createHoldpointWorker(deps: EngineDeps, options: HoldpointWorker
       try {
         return await processJob(deps, job, token, threadWaitMs, options);
       } catch (error) {
-        // OAuth install mode: the job's workspace uninstalled holdpoint (or revoked its token). Nothing can
-        // reach that workspace any more: the job ends, once, without retries.
-        if (error instanceof SystemError && error.code === 'slack_not_installed') {
+        const unmendable = unmendableError(error);
+        // The job's workspace uninstalled holdpoint: the job ends, once, without retries.
+        if (unmendable?.kind === 'not-installed') {
           deps.log.info(
-            { jobId: job.id, job: job.name, ...error.fields },
+            { jobId: job.id, job: job.name, ...unmendable.error.fields },
             'the Slack workspace of this job is not installed; the job ends',
           );
           return 'not-installed';
         }
-        // Unreadable stored state (unknown schema version, corrupt record) will not get better by
-        // retrying: fail the job once, with the reason, instead of retrying it with backoff.
-        if (error instanceof StateError) {
+        // Unreadable stored state: fail the job once, with the reason, instead of retrying it with backoff.
+        if (unmendable?.kind === 'unreadable') {
           deps.log.error(
-            { jobId: job.id, code: error.code, err: error },
+            { jobId: job.id, code: unmendable.error.code, err: error },
             'stored state is unreadable; job not retried',
           );
-          throw new UnrecoverableError(`${error.code}: ${error.message}`);
+          throw new UnrecoverableError(`${unmendable.error.code}: ${unmendable.error.message}`);
         }
         throw error;
       }
@@ -202,6 +201,20 @@ async function processJob(
 }
 
 /**
+ * A failure that retrying cannot mend, or null: the workspace uninstalled holdpoint or revoked its token (OAuth
+ * install mode: nothing can reach it any more), or stored state is unreadable (unknown schema version, corrupt
+ * record). Jobs and timers both end on these instead of retrying.
+ */
+function unmendableError(
+  error: unknown,
+): { kind: 'not-installed'; error: SystemError } | { kind: 'unreadable'; error: StateError } | null {
+  if (error instanceof SystemError && error.code === 'slack_not_installed')
+    return { kind: 'not-installed', error };
+  if (error instanceof StateError) return { kind: 'unreadable', error };
+  return null;
+}
+
+/**
  * {@link handleDueTimer}, with the failures that retrying cannot mend ending the timer as the job wrapper
  * ends such a job: the workspace uninstalled holdpoint (nothing can reach it), or the ask's stored state is
  * unreadable. Other errors are thrown: the lane tries the timer again after a back-off.
@@ -211,15 +224,19 @@ async function handleDueTimerOnce(deps: EngineDeps, timer: DueTimer): Promise<Du
     return await handleDueTimer(deps, timer);
   } catch (error) {
     const ids = { turnId: timer.turnId, askId: timer.askId, timer: timer.kind };
-    if (error instanceof SystemError && error.code === 'slack_not_installed') {
+    const unmendable = unmendableError(error);
+    if (unmendable?.kind === 'not-installed') {
       deps.log.info(
-        { ...ids, ...error.fields },
+        { ...ids, ...unmendable.error.fields },
         'the Slack workspace of this timer is not installed; it ends',
       );
       return 'done';
     }
-    if (error instanceof StateError) {
-      deps.log.error({ ...ids, code: error.code, err: error }, 'stored state is unreadable; timer dropped');
+    if (unmendable?.kind === 'unreadable') {
+      deps.log.error(
+        { ...ids, code: unmendable.error.code, err: error },
+        'stored state is unreadable; timer dropped',
+      );
       return 'done';
     }
     throw error;
