@@ -25,6 +25,7 @@ import {
   askDefinitionJson,
   askIndexFields,
   askRecordFromHash,
+  definitionPartsArg,
   hashFromAnswerReply,
   hashFromReply,
 } from './ask-hash.js';
@@ -203,7 +204,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         String(expectedRev),
         serializeTurnHead({ ...next, rev: expectedRev + 1 }),
         ask.timeoutMs + this.#retentionMs,
-        json,
+        definitionPartsArg(json),
         ...askIndexFields(ask),
         digest,
         String(delta.keepChunks),
@@ -232,7 +233,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       this.#scripts.openAsk(
         askKey,
         ask.timeoutMs + this.#retentionMs,
-        json,
+        definitionPartsArg(json),
         ...askIndexFields(ask),
         definitionDigest(json),
       ),

@@ -164,6 +164,73 @@ describe('ask definitions and resolutions', () => {
     expect(deserializeAskDefinition(serializeAskDefinition(ask), 'k')).toStrictEqual(ask);
   });
 
+  const variants: Array<[string, AskDefinition]> = [
+    ['a turn ask with defaults everywhere', ask],
+    [
+      'every default changed',
+      {
+        ...ask,
+        scope: 'T-other',
+        ordinal: 3,
+        policy: 'no-answer',
+        questions: [
+          {
+            header: null,
+            question: 'Which?',
+            kind: 'choice',
+            multiSelect: true,
+            purpose: 'why',
+            options: [
+              { label: 'a', description: 'd', recommended: true },
+              { label: 'b', description: null, recommended: false },
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'an API ask (its scope is its own)',
+      {
+        ...ask,
+        scope: 'ask-1',
+        waiter: { kind: 'api', clientName: 'deploy', callbackUrl: 'https://ci.example/hook' },
+      },
+    ],
+    ['explicit nulls of optional fields', { ...ask, metadata: null, intro: null, approval: null }],
+  ];
+
+  it.each(variants)(
+    '%s: stored without the values a reader restores, read back equal',
+    (_name, definition) => {
+      const json = serializeAskDefinition(definition);
+      expect(deserializeAskDefinition(json, 'k')).toStrictEqual(definition);
+      expect(json.length).toBeLessThanOrEqual(JSON.stringify(definition).length);
+    },
+  );
+
+  it('leaves out what a reader restores: the turn scope, ordinal 0, the default policy, false flags, null texts', () => {
+    const stored = JSON.parse(serializeAskDefinition(ask)) as Record<string, unknown>;
+    expect(stored).not.toHaveProperty('scope');
+    expect(stored).not.toHaveProperty('ordinal');
+    expect(stored).not.toHaveProperty('policy');
+    const [choice, text] = stored.questions as Array<Record<string, unknown>>;
+    expect(choice).toEqual({
+      header: 'Release',
+      question: 'Which release?',
+      options: [{ label: 'v2', description: 'last green', recommended: true }, { label: 'v1' }],
+    });
+    expect(text).toEqual({
+      question: 'Anything else?',
+      kind: 'free_text',
+      purpose: 'context',
+      options: null,
+    });
+  });
+
+  it('reads a definition stored whole (before values were left out)', () => {
+    expect(deserializeAskDefinition(JSON.stringify(ask), 'k')).toStrictEqual(ask);
+  });
+
   it("reads a version-1 definition (a turn's ask) as version 2: the turn is its scope and its waiter", () => {
     const { scope: _scope, waiter: _waiter, ...rest } = ask;
     const v1 = { ...rest, version: 1, turnId: 'T1', toolCallId: 'toolu_B' };
