@@ -412,7 +412,15 @@ async function main(): Promise<void> {
   const probe = new Redis(redisUrl);
   if (server) await probe.config('SET', 'auto-aof-rewrite-percentage', '0');
   const info = await probe.info('server');
-  const frameworks = [await holdpoint(redisUrl), await langgraph(), await openaiAgents(redisUrl)];
+  // BENCH_PEERS_ONLY=holdpoint (or a comma list) runs only those, e.g. to profile one of them alone.
+  const only = process.env.BENCH_PEERS_ONLY?.split(',');
+  const builders: Array<[string, () => Promise<Framework>]> = [
+    ['holdpoint', () => holdpoint(redisUrl)],
+    ['langgraph', langgraph],
+    ['openai', () => openaiAgents(redisUrl)],
+  ];
+  const frameworks: Framework[] = [];
+  for (const [name, build] of builders) if (!only || only.includes(name)) frameworks.push(await build());
   const historyChars = HISTORY.reduce((sum, { text }) => sum + text.length, 0);
   console.log(
     `holdpoint bench:peers: node ${process.version}, redis ${/redis_version:(\S+)/.exec(info)?.[1]} (${server ? 'private, docker-compose flags, automatic AOF rewrites off' : 'REDIS_URL'}); ` +
@@ -464,8 +472,10 @@ async function main(): Promise<void> {
       ),
     );
   }
-  console.log('ratio peer / holdpoint, pair by pair (same iteration; > 1: holdpoint is cheaper)');
-  for (const framework of frameworks.slice(1)) {
+  const peers = frameworks.filter((framework) => framework.name !== 'holdpoint');
+  if (own.length > 0 && peers.length > 0)
+    console.log('ratio peer / holdpoint, pair by pair (same iteration; > 1: holdpoint is cheaper)');
+  for (const framework of own.length > 0 ? peers : []) {
     const theirs = samples.get(framework.name) ?? [];
     const ratios = (pick: (s: Sample) => number) =>
       theirs.map((s, i) => {
