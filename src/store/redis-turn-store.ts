@@ -85,12 +85,6 @@ function scriptReply(reply: unknown, key: string): { code: number; rest: unknown
 }
 
 /**
- * Turns whose last written record a store instance keeps for {@link RedisTurnStore.getTurn}: each is a
- * reference to a record the engine built anyway (the oldest goes first).
- */
-const WRITTEN_TURNS = 1000;
-
-/**
  * {@link TurnStore} on Redis (ioredis 5, standalone or Cluster: every script touches keys of one hash tag).
  *
  * Atomicity: every ask transition, the turn CAS, pause, show and the thread admission are one Lua script
@@ -110,8 +104,6 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   readonly #endedRetentionMs: number;
   readonly #onBackgroundError: (error: unknown, operation: string) => void;
   readonly #definitions: DefinitionCache;
-  /** The record of each turn's last successful commit by this instance (see {@link getTurn}). */
-  readonly #written = new Map<string, TurnRecord>();
   /** Whether the client is an ioredis `Cluster` (see #moveToUnresumed). */
   readonly #isCluster: boolean;
   /** Which message objects are stored where, so that a commit writes only new messages. */
@@ -145,7 +137,6 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const { code } = scriptReply(reply, key);
     if (code === SCRIPT_CODE.ok) {
       this.#positions.remember(key, turn.messages, count > 0 ? [count] : []);
-      this.#rememberWritten({ ...turn, rev: 1 });
       return true;
     }
     if (code === SCRIPT_CODE.exists) return false;
@@ -154,24 +145,11 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
 
   /**
    * Reads a turn with one HGETALL: its head (checked) and its message chunks (parsed only), or a turn stored
-   * whole by an earlier version. When this instance wrote the turn last, one script call instead
-   * (`getTurnIfChanged-1.lua`): it answers with the rev alone while the stored rev is still the one written,
-   * and the record written is returned without the history crossing the wire or being parsed again; every
-   * writer bumps the rev, so a turn changed since (by anyone) is read in full by that same call. The usual
-   * case is the turn's next step in the lease holder, which reads back what it has just written.
+   * whole by an earlier version.
    */
   async getTurn(turnId: string): Promise<TurnRecord | null> {
     const key = this.keys.turn(turnId);
-    const written = this.#written.get(turnId);
-    let fields: Record<string, string>;
-    if (written) {
-      const reply = await this.#call('getTurn', key, () =>
-        this.#scripts.getTurnIfChanged(key, String(written.rev)),
-      );
-      if (reply === 1) return written;
-      this.#written.delete(turnId);
-      fields = hashFromReply(reply);
-    } else fields = await this.#call('getTurn', key, () => this.#redis.hgetall(key));
+    const fields = await this.#call('getTurn', key, () => this.#redis.hgetall(key));
     const read = deserializeTurnHash(fields, key);
     if (!read) return null;
     // A turn stored whole is rewritten in chunks by its next commit (nothing is kept).
@@ -201,21 +179,8 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       ),
     );
     const result = commitResultOf(reply, key);
-    if (result.ok) {
-      this.#positions.rememberCommit(key, next.messages, delta);
-      this.#rememberWritten({ ...next, rev: result.rev });
-    }
+    if (result.ok) this.#positions.rememberCommit(key, next.messages, delta);
     return result;
-  }
-
-  /** Keeps the record a commit just wrote, for {@link getTurn}; at most {@link WRITTEN_TURNS} turns. */
-  #rememberWritten(turn: TurnRecord): void {
-    this.#written.delete(turn.turnId);
-    if (this.#written.size >= WRITTEN_TURNS) {
-      const oldest = this.#written.keys().next();
-      if (!oldest.done) this.#written.delete(oldest.value);
-    }
-    this.#written.set(turn.turnId, turn);
   }
 
   async pauseTurn(next: TurnRecord, expectedRev: number, ask: AskDefinition): Promise<CommitResult> {
@@ -248,10 +213,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       ),
     );
     const result = commitResultOf(reply, turnKey);
-    if (result.ok) {
-      this.#positions.rememberCommit(turnKey, next.messages, delta);
-      this.#rememberWritten({ ...next, rev: result.rev });
-    }
+    if (result.ok) this.#positions.rememberCommit(turnKey, next.messages, delta);
     if (!result.ok && added === 1) {
       await this.#call('pauseTurn', indexKey, () => this.#redis.zrem(indexKey, member));
     }

@@ -24,7 +24,6 @@ export const SCRIPT_FILES = {
   decideHeldReply: 'decideHeldReply-1.lua',
   claimDue: 'claimDue-1.lua',
   releaseDue: 'releaseDue-1.lua',
-  getTurnIfChanged: 'getTurnIfChanged-1.lua',
 } as const;
 
 /** Name of one store script. */
