@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFINITION_PART_BYTES, definitionJsonOf, definitionPartsArg } from './ask-hash.js';
+import {
+  DEFINITION_PART_BYTES,
+  definitionJsonOf,
+  definitionPartsArg,
+  MAX_DEFINITION_PARTS,
+} from './ask-hash.js';
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
@@ -28,6 +33,13 @@ describe('definitionPartsArg', () => {
     const parts = definitionPartsArg(`"${'🚦'.repeat(40)}"`).split('\n');
     for (const part of parts.slice(0, -1))
       expect(bytes(part)).toBeGreaterThanOrEqual(DEFINITION_PART_BYTES - 3);
+  });
+
+  it('keeps a definition longer than the parts can hold whole (it would not be a listpack anyway)', () => {
+    const atLimit = 'x'.repeat(MAX_DEFINITION_PARTS * (DEFINITION_PART_BYTES - 3));
+    expect(definitionPartsArg(atLimit).split('\n').length).toBeLessThanOrEqual(MAX_DEFINITION_PARTS);
+    const long = 'é'.repeat(3000);
+    expect(definitionPartsArg(long)).toBe(long);
   });
 
   it('refuses text with a raw newline (not JSON.stringify output)', () => {

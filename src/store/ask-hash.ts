@@ -62,14 +62,25 @@ export function askDefinitionJson(ask: AskDefinition): string {
 export const DEFINITION_PART_BYTES = 64;
 
 /**
+ * Most parts a definition is cut into: 64 (4 KB of JSON). With the ask's other fields that stays within
+ * `hash-max-listpack-entries` (128 in redis.conf); a longer definition (an approval of a large tool input)
+ * would make the hash a hash table anyway, where each part costs its own field overhead, so it is stored in
+ * one field. It also bounds the fields the scripts pass to one `HSET` (Lua's `unpack` limit is about 8,000).
+ */
+export const MAX_DEFINITION_PARTS = 64;
+
+/**
  * `json` cut into parts of at most {@link DEFINITION_PART_BYTES} bytes, never inside a UTF-8 sequence (so each
  * part is text of its own), joined by newlines: the form `pauseTurn` and `openAsk` take, which they split
- * into fields `d0`, `d1`, … and `dn` (the count). JSON text never holds a raw newline. Pure.
+ * into fields `d0`, `d1`, … and `dn` (the count). JSON text never holds a raw newline. A definition longer
+ * than {@link MAX_DEFINITION_PARTS} parts is one part. Pure.
  * @throws RangeError when `json` holds a newline (it is not JSON.stringify output).
  */
 export function definitionPartsArg(json: string): string {
   if (json.includes('\n')) throw new RangeError('a definition JSON text holds no raw newline');
   const bytes = Buffer.from(json, 'utf8');
+  // Parts are at least DEFINITION_PART_BYTES - 3 bytes (a part backs up at most to a 4-byte character's start).
+  if (bytes.length > MAX_DEFINITION_PARTS * (DEFINITION_PART_BYTES - 3)) return json;
   const parts: string[] = [];
   for (let start = 0; start < bytes.length; ) {
     let end = Math.min(start + DEFINITION_PART_BYTES, bytes.length);

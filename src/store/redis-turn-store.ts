@@ -190,6 +190,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const indexKey = this.keys.askIndex();
     const json = askDefinitionJson(ask);
     const digest = definitionDigest(json);
+    const parts = definitionPartsArg(json);
     // Index first: a crash after this line leaves a dangling member the sweep drops (not-found), never an
     // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks).
     const added = await this.#call('pauseTurn', indexKey, () =>
@@ -204,7 +205,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         String(expectedRev),
         serializeTurnHead({ ...next, rev: expectedRev + 1 }),
         ask.timeoutMs + this.#retentionMs,
-        definitionPartsArg(json),
+        parts,
         ...askIndexFields(ask),
         digest,
         String(delta.keepChunks),
@@ -226,6 +227,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const member = askIndexMember(ask.scope, ask.askId);
     const indexKey = this.keys.askIndex();
     const json = askDefinitionJson(ask);
+    const parts = definitionPartsArg(json);
     const added = await this.#call('openAsk', indexKey, () =>
       this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
     );
@@ -233,7 +235,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       this.#scripts.openAsk(
         askKey,
         ask.timeoutMs + this.#retentionMs,
-        definitionPartsArg(json),
+        parts,
         ...askIndexFields(ask),
         definitionDigest(json),
       ),

@@ -307,6 +307,39 @@ describe('the stored layout of an open ask', () => {
     },
   );
 
+  it('a definition too long for a listpack anyway (an approval of a 300 KB tool input) is stored in one field, and reads back', async () => {
+    const turn = makeTurn('layout-large');
+    await store.createTurn(turn);
+    const definition = {
+      ...makeAsk('layout-large', 'a'),
+      approval: {
+        calls: [
+          {
+            toolCallId: 'call-1',
+            toolName: 'files__write',
+            server: 'files',
+            tool: 'write',
+            input: { path: '/tmp/x', content: 'é'.repeat(150_000) },
+          },
+        ],
+        reason: null,
+      },
+    };
+    const paused = await store.pauseTurn(
+      { ...turn, status: 'paused', pendingAskId: 'a', askCount: 1 },
+      1,
+      definition,
+    );
+    expect(paused.ok).toBe(true);
+    const key = store.keys.ask('layout-large', 'a');
+    expect(await redis.hget(key, 'dn')).toBe('1');
+    expect((await store.getAsk('layout-large', 'a'))?.approval).toStrictEqual(definition.approval);
+    const cold = new RedisTurnStore(redis, { prefix, definitions: new DefinitionCache() });
+    expect((await cold.answerQuestion('layout-large', 'a', 0, answer('U1'))).ask?.approval).toStrictEqual(
+      definition.approval,
+    );
+  });
+
   it('an ask stored whole in field def (before the parts) still reads and answers', async () => {
     const definition = makeAsk('layout-old', 'a');
     const key = store.keys.ask('layout-old', 'a');
