@@ -20,9 +20,7 @@ export interface WrittenResolution {
 
 /**
  * Storage of one ask as a Redis hash. Fields:
- * - `d0`..`d<n-1>`, `dn`: AskDefinition JSON in `dn` parts of at most {@link DEFINITION_PART_BYTES} bytes,
- *   written once by `pauseTurn` or `openAsk` (asks stored before the parts hold it whole in `def`); `dsum`:
- *   the {@link definitionDigest} of the whole JSON.
+ * - `def`: AskDefinition JSON, written once by `pauseTurn`; `dsum`: its {@link definitionDigest}.
  * - `status`: `open` | `resolved`.
  * - `r0`..`r2`: QuestionResolution JSON per question; absent while unresolved.
  * - `qcount`, `requestedBy`, `amode` (`anyone`|`requester`|`list`), `ausers` (`,U1,U2,`), `timeoutMs`,
@@ -48,65 +46,9 @@ export function askIndexFields(ask: AskDefinition): Array<string | number> {
   ];
 }
 
-/** The AskDefinition JSON of an ask (its digest is taken of this text; it is stored in parts). */
+/** The JSON of `def`. */
 export function askDefinitionJson(ask: AskDefinition): string {
   return serializeAskDefinition(ask);
-}
-
-/**
- * Longest part of a stored definition, in bytes: Redis keeps a hash as a compact listpack while every value
- * is at most `hash-max-listpack-value` bytes (64 by default, see redis.conf), and as a hash table (about 60 B
- * more per field) as soon as one is longer. With its definition in parts, an open ask is a listpack: about
- * 600 B less per ask (bench line 5c).
- */
-export const DEFINITION_PART_BYTES = 64;
-
-/**
- * Most parts a definition is cut into: 64 (4 KB of JSON). With the ask's other fields that stays within
- * `hash-max-listpack-entries` (128 in redis.conf); a longer definition (an approval of a large tool input)
- * would make the hash a hash table anyway, where each part costs its own field overhead, so it is stored in
- * one field. It also bounds the fields the scripts pass to one `HSET` (Lua's `unpack` limit is about 8,000).
- */
-export const MAX_DEFINITION_PARTS = 64;
-
-/**
- * `json` cut into parts of at most {@link DEFINITION_PART_BYTES} bytes, never inside a UTF-8 sequence (so each
- * part is text of its own), joined by newlines: the form `pauseTurn` and `openAsk` take, which they split
- * into fields `d0`, `d1`, … and `dn` (the count). JSON text never holds a raw newline. A definition longer
- * than {@link MAX_DEFINITION_PARTS} parts is one part. Pure.
- * @throws RangeError when `json` holds a newline (it is not JSON.stringify output).
- */
-export function definitionPartsArg(json: string): string {
-  if (json.includes('\n')) throw new RangeError('a definition JSON text holds no raw newline');
-  const bytes = Buffer.from(json, 'utf8');
-  // Parts are at least DEFINITION_PART_BYTES - 3 bytes (a part backs up at most to a 4-byte character's start).
-  if (bytes.length > MAX_DEFINITION_PARTS * (DEFINITION_PART_BYTES - 3)) return json;
-  const parts: string[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    let end = Math.min(start + DEFINITION_PART_BYTES, bytes.length);
-    // Back up to the start of a character: a continuation byte is 10xxxxxx.
-    while (end < bytes.length && end > start && ((bytes[end] as number) & 0xc0) === 0x80) end--;
-    parts.push(bytes.toString('utf8', start, end));
-    start = end;
-  }
-  return parts.join('\n');
-}
-
-/**
- * The definition JSON an ask hash holds: field `def` (asks stored before the parts), else parts `d0` … `d<dn-1>`
- * joined; undefined when there is none or a part is missing.
- */
-export function definitionJsonOf(hash: Readonly<Record<string, string>>): string | undefined {
-  if (hash.def !== undefined) return hash.def;
-  const count = Number(hash.dn);
-  if (!Number.isInteger(count) || count <= 0) return undefined;
-  let json = '';
-  for (let i = 0; i < count; i++) {
-    const part = hash[`d${i}`];
-    if (part === undefined) return undefined;
-    json += part;
-  }
-  return json;
 }
 
 /**
@@ -186,7 +128,7 @@ function definitionOf(
   if (known !== undefined && digest === known.digest) return known.definition;
   const cached = definitions.get(key, digest);
   if (cached) return cached;
-  const def = definitionJsonOf(hash);
+  const def = hash.def;
   if (def === undefined) {
     throw new StateError('state_invalid_record', `Ask ${key} has no definition`, { fields: { key } });
   }

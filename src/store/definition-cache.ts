@@ -28,7 +28,7 @@ export function deepFreeze<T>(value: T): T {
 /**
  * Parsed ask definitions by ask key, each with the digest of the JSON it was parsed from. A definition is
  * written once and never changes, so a reader that holds the digest the ask hash stores can skip both the
- * transfer of `def` (about 1-3 KB) and its zod check: `answerQuestion` sends the digest it knows and the
+ * transfer of the definition (about 0.5-4 KB of JSON) and its zod check: `answerQuestion` sends the digest it knows and the
  * script returns `def` only when the stored digest differs. Entries are deeply frozen and shared. Bounded:
  * past `capacity` entries the least recently used one is dropped (a miss only costs the transfer and the check again).
  */

@@ -25,7 +25,6 @@ import {
   askDefinitionJson,
   askIndexFields,
   askRecordFromHash,
-  definitionPartsArg,
   hashFromAnswerReply,
   hashFromReply,
 } from './ask-hash.js';
@@ -190,7 +189,6 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const indexKey = this.keys.askIndex();
     const json = askDefinitionJson(ask);
     const digest = definitionDigest(json);
-    const parts = definitionPartsArg(json);
     // Index first: a crash after this line leaves a dangling member the sweep drops (not-found), never an
     // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks).
     const added = await this.#call('pauseTurn', indexKey, () =>
@@ -205,7 +203,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         String(expectedRev),
         serializeTurnHead({ ...next, rev: expectedRev + 1 }),
         ask.timeoutMs + this.#retentionMs,
-        parts,
+        json,
         ...askIndexFields(ask),
         digest,
         String(delta.keepChunks),
@@ -227,7 +225,6 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const member = askIndexMember(ask.scope, ask.askId);
     const indexKey = this.keys.askIndex();
     const json = askDefinitionJson(ask);
-    const parts = definitionPartsArg(json);
     const added = await this.#call('openAsk', indexKey, () =>
       this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
     );
@@ -235,7 +232,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       this.#scripts.openAsk(
         askKey,
         ask.timeoutMs + this.#retentionMs,
-        parts,
+        json,
         ...askIndexFields(ask),
         definitionDigest(json),
       ),

@@ -17,7 +17,8 @@ import { StateError } from '../errors.js';
  * upgrades to the current version (openai-agents-js `runState.ts` style).
  *
  * - TurnRecord: version 2 is written; version 1 is still read and upgraded ({@link upgradeTurnRecordV1}).
- * - AskDefinition: version 1 is written and read.
+ * - AskDefinition: version 2 is written (compact, see {@link serializeAskDefinition}); version 2 stored whole and
+ *   version 1 ({@link upgradeAskDefinitionV1}) are read.
  * Any other version throws {@link StateError} `state_unknown_version`; a record that fails its schema throws
  * `state_invalid_record`; text that is not JSON throws `state_corrupt_record`. Never a crash deeper down.
  */

@@ -16,8 +16,7 @@
     ARGV[9]  this answer's vote (equal votes count together)
     ARGV[10] '1' when this answer decides at once whatever the quorum (an approval's Deny), else '0'
 
-  Output: { code } for -1, else { code, def, values } (def: the definition JSON, from field def or joined from
-  its parts d0 .. d<dn-1>; nil when ARGV[6] matched dsum): the values of the
+  Output: { code } for -1, else { code, def, values } (def nil when ARGV[6] matched dsum): the values of the
   fields in `names` below (nil when absent), as they are after the script, read by one HMGET; never def
   unless the caller lacks it, never HGETALL (the click's hot path). `ANSWER_REPLY_FIELDS` in ask-hash.ts is
   the same list.
@@ -141,25 +140,7 @@ end
 
 local def = false
 if v[7] ~= ARGV[6] then
-  -- Whole in field def (asks stored before the parts), else parts d0 .. d<dn-1> joined.
   def = redis.call('HGET', key, 'def')
-  local count = tonumber(redis.call('HGET', key, 'dn') or '0') or 0
-  if not def and count > 0 then
-    local names = {}
-    for i = 0, count - 1 do
-      names[#names + 1] = 'd' .. i
-    end
-    local parts = redis.call('HMGET', key, unpack(names))
-    def = true
-    for i = 1, count do
-      if not parts[i] then
-        def = false
-      end
-    end
-    if def then
-      def = table.concat(parts)
-    end
-  end
 end
 -- Values only, in the order of `names` (ask-hash.ts ANSWER_REPLY_FIELDS holds the same list).
 return { code, def, v }

@@ -7,8 +7,7 @@
     KEYS[1] ask hash   <p>:{t:<scope>}:ask:<askId>
 
     ARGV[1]  TTL of the key, ms (timeoutMs + retention)
-    ARGV[2]  AskDefinition JSON in parts of at most 64 bytes joined by newlines (ask-hash.ts
-             definitionPartsArg): fields d0, d1, ... and dn, written once
+    ARGV[2]  AskDefinition JSON (field def, written once)
     ARGV[3]  question count (field qcount)
     ARGV[4]  requester (field requestedBy): for an API ask, its token's name
     ARGV[5]  answerer mode: anyone | requester | list (field amode)
@@ -25,17 +24,7 @@ local ask = KEYS[1]
 if redis.call('EXISTS', ask) == 1 then
   return { -7 }
 end
-local fields = { 'status', 'open', 'qcount', ARGV[3], 'requestedBy', ARGV[4], 'amode', ARGV[5],
-  'ausers', ARGV[6], 'timeoutMs', ARGV[7], 'createdAt', ARGV[8], 'dsum', ARGV[9] }
--- The definition in its parts (fields d0, d1, ..., and dn, their count), written once.
-local parts = 0
-for part in string.gmatch(ARGV[2], '[^\n]+') do
-  fields[#fields + 1] = 'd' .. parts
-  fields[#fields + 1] = part
-  parts = parts + 1
-end
-fields[#fields + 1] = 'dn'
-fields[#fields + 1] = tostring(parts)
-redis.call('HSET', ask, unpack(fields))
+redis.call('HSET', ask, 'def', ARGV[2], 'status', 'open', 'qcount', ARGV[3], 'requestedBy', ARGV[4],
+  'amode', ARGV[5], 'ausers', ARGV[6], 'timeoutMs', ARGV[7], 'createdAt', ARGV[8], 'dsum', ARGV[9])
 redis.call('PEXPIRE', ask, tonumber(ARGV[1]))
 return { 1 }

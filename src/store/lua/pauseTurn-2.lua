@@ -9,8 +9,7 @@
     ARGV[1]  expected rev
     ARGV[2]  the turn's head: TurnRecord JSON without `messages` (its rev must be expected rev + 1)
     ARGV[3]  TTL of both keys, ms (timeoutMs + retention); the turn TTL is only raised, never lowered
-    ARGV[4]  AskDefinition JSON in parts of at most 64 bytes joined by newlines (ask-hash.ts
-             definitionPartsArg): fields d0, d1, ... and dn, written once
+    ARGV[4]  AskDefinition JSON (field def, written once)
     ARGV[5]  question count (field qcount)
     ARGV[6]  requester user id (field requestedBy)
     ARGV[7]  answerer mode: anyone | requester | list (field amode)
@@ -68,17 +67,7 @@ local current = redis.call('PTTL', turn)
 if current >= 0 and current < ttl then
   redis.call('PEXPIRE', turn, ttl)
 end
-local fields = { 'status', 'open', 'qcount', ARGV[5], 'requestedBy', ARGV[6], 'amode', ARGV[7],
-  'ausers', ARGV[8], 'timeoutMs', ARGV[9], 'createdAt', ARGV[10], 'dsum', ARGV[11] }
--- The definition in its parts (fields d0, d1, ..., and dn, their count), written once.
-local parts = 0
-for part in string.gmatch(ARGV[4], '[^\n]+') do
-  fields[#fields + 1] = 'd' .. parts
-  fields[#fields + 1] = part
-  parts = parts + 1
-end
-fields[#fields + 1] = 'dn'
-fields[#fields + 1] = tostring(parts)
-redis.call('HSET', ask, unpack(fields))
+redis.call('HSET', ask, 'def', ARGV[4], 'status', 'open', 'qcount', ARGV[5], 'requestedBy', ARGV[6],
+  'amode', ARGV[7], 'ausers', ARGV[8], 'timeoutMs', ARGV[9], 'createdAt', ARGV[10], 'dsum', ARGV[11])
 redis.call('PEXPIRE', ask, ttl)
 return { 1, nextRev }
