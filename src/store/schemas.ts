@@ -17,8 +17,7 @@ import { StateError } from '../errors.js';
  * upgrades to the current version (openai-agents-js `runState.ts` style).
  *
  * - TurnRecord: version 2 is written; version 1 is still read and upgraded ({@link upgradeTurnRecordV1}).
- * - AskDefinition: version 2 is written (compact, see {@link serializeAskDefinition}); version 2 stored whole and
- *   version 1 ({@link upgradeAskDefinitionV1}) are read.
+ * - AskDefinition: version 2 is written; version 1 is still read and upgraded ({@link upgradeAskDefinitionV1}).
  * Any other version throws {@link StateError} `state_unknown_version`; a record that fails its schema throws
  * `state_invalid_record`; text that is not JSON throws `state_corrupt_record`. Never a crash deeper down.
  */
@@ -395,74 +394,9 @@ export function deserializeTurnRecord(json: string, key: string): TurnRecord {
   throw unknownVersion('Turn record', version, key, 'versions 1 and 2');
 }
 
-/**
- * Serializes an ask definition for storage (JSON), leaving out the values {@link deserializeAskDefinition}
- * restores: `scope` when it is the waiting turn's id, `ordinal` 0, `policy` `recommended-or-first`, and per
- * question `kind` `choice`, `multiSelect` false, `header` and `purpose` null, per option `description` null
- * and `recommended` false. About 200 B less per ask (a third of a one-question definition), which an open ask
- * keeps in Redis for as long as it waits. Optional fields keep what they hold (null stays null). Pure.
- */
+/** Serializes an ask definition for storage (JSON). */
 export function serializeAskDefinition(ask: AskDefinition): string {
-  const { scope, ordinal, policy, questions, ...rest } = ask;
-  const stored: Record<string, unknown> = { ...rest };
-  if (!(ask.waiter.kind === 'turn' && scope === ask.waiter.turnId)) stored.scope = scope;
-  if (ordinal !== 0) stored.ordinal = ordinal;
-  if (policy !== DEFAULT_STORED_POLICY) stored.policy = policy;
-  stored.questions = questions.map((question) => {
-    const { header, kind, multiSelect, purpose, options, ...own } = question;
-    const compact: Record<string, unknown> = { ...own };
-    if (header !== null) compact.header = header;
-    if (kind !== 'choice') compact.kind = kind;
-    if (multiSelect) compact.multiSelect = multiSelect;
-    if (purpose !== null) compact.purpose = purpose;
-    compact.options =
-      options === null
-        ? null
-        : options.map(({ description, recommended, ...option }) => ({
-            ...option,
-            ...(description !== null ? { description } : {}),
-            ...(recommended ? { recommended } : {}),
-          }));
-    return compact;
-  });
-  return JSON.stringify(stored);
-}
-
-const DEFAULT_STORED_POLICY: AskDefinition['policy'] = 'recommended-or-first';
-
-/**
- * A stored version-2 definition with the values {@link serializeAskDefinition} leaves out put back (each only
- * where it is absent, so definitions stored whole read as before). Not checked: the schema check follows.
- */
-function restoreAskDefinitionDefaults(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const stored = value as Record<string, unknown>;
-  const waiter = stored.waiter as { kind?: unknown; turnId?: unknown } | undefined;
-  const restored: Record<string, unknown> = { ...stored };
-  if (!('scope' in stored) && waiter?.kind === 'turn') restored.scope = waiter.turnId;
-  if (!('ordinal' in stored)) restored.ordinal = 0;
-  if (!('policy' in stored)) restored.policy = DEFAULT_STORED_POLICY;
-  if (Array.isArray(stored.questions)) {
-    restored.questions = stored.questions.map((question: unknown) => {
-      if (typeof question !== 'object' || question === null) return question;
-      const q = question as Record<string, unknown>;
-      return {
-        header: null,
-        kind: 'choice',
-        multiSelect: false,
-        purpose: null,
-        ...q,
-        options: Array.isArray(q.options)
-          ? q.options.map((option: unknown) =>
-              typeof option === 'object' && option !== null
-                ? { description: null, recommended: false, ...option }
-                : option,
-            )
-          : q.options,
-      };
-    });
-  }
-  return restored;
+  return JSON.stringify(ask);
 }
 
 /**
@@ -472,8 +406,7 @@ function restoreAskDefinitionDefaults(value: unknown): unknown {
 export function deserializeAskDefinition(json: string, key: string): AskDefinition {
   const value = parseJson(json, 'Ask definition', key);
   const version = versionOf(value);
-  if (version === ASK_RECORD_VERSION)
-    return checked(askDefinitionSchema, restoreAskDefinitionDefaults(value), 'Ask definition', key);
+  if (version === ASK_RECORD_VERSION) return checked(askDefinitionSchema, value, 'Ask definition', key);
   if (version === 1)
     return upgradeAskDefinitionV1(checked(askDefinitionV1Schema, value, 'Ask definition', key));
   throw unknownVersion('Ask definition', version, key, 'versions 1 and 2');
