@@ -60,6 +60,27 @@ async function laneWithWorkers(
   return lanes;
 }
 
+/**
+ * A lane with one worker whose handler records the time of each attempt and throws while `fails(attempt)`
+ * (attempts count from 1), with claims of `leaseMs`.
+ */
+async function laneFailingWhile(
+  fails: (attempt: number) => boolean,
+  leaseMs: number,
+): Promise<{ lane: DueTimerLane | undefined; attempts: number[] }> {
+  const attempts: number[] = [];
+  const [lane] = await laneWithWorkers(
+    uniquePrefix('lane'),
+    async () => {
+      attempts.push(Date.now());
+      if (fails(attempts.length)) throw new Error('the handler failed');
+      return 'done';
+    },
+    { leaseMs },
+  );
+  return { lane, attempts };
+}
+
 describe('the due set', () => {
   it('claims only due timers, earliest first, and a claim keeps them off until its lease ends', async () => {
     const due = new RedisDueTimers(client(), { prefix: uniquePrefix('due') });
@@ -132,17 +153,7 @@ describe('the timer lane', () => {
   });
 
   it('a timer whose handling fails stays claimed and is handled again when the lease ends', async () => {
-    const prefix = uniquePrefix('lane');
-    const attempts: number[] = [];
-    const [lane] = await laneWithWorkers(
-      prefix,
-      async () => {
-        attempts.push(Date.now());
-        if (attempts.length === 1) throw new Error('the process died here');
-        return 'done';
-      },
-      { leaseMs: 500 },
-    );
+    const { lane, attempts } = await laneFailingWhile((attempt) => attempt === 1, 500);
     await lane?.schedule(timer(1), Date.now() + 100);
     await waitFor(async () => attempts.length === 2, 10_000, 'the second attempt');
     expect((attempts[1] ?? 0) - (attempts[0] ?? 0)).toBeGreaterThanOrEqual(500);
@@ -259,16 +270,7 @@ describe('timers far ahead', () => {
 
 describe('a timer whose handling keeps failing', () => {
   it('is tried again after a back-off that doubles', async () => {
-    const prefix = uniquePrefix('lane');
-    const attempts: number[] = [];
-    const [lane] = await laneWithWorkers(
-      prefix,
-      async () => {
-        attempts.push(Date.now());
-        throw new Error('Slack is down');
-      },
-      { leaseMs: 200 },
-    );
+    const { lane, attempts } = await laneFailingWhile(() => true, 200);
     await lane?.schedule(timer(1), Date.now());
     await waitFor(async () => attempts.length >= 3, 10_000, 'three attempts');
     const [a = 0, b = 0, c = 0] = attempts;

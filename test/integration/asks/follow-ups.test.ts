@@ -70,6 +70,17 @@ function answer(userId: string, label = 'Yes'): QuestionResolution {
 }
 
 /** Notices the recording surface posted, by kind. */
+/** A harness without a worker (the test drives the asks itself), closed after the test. */
+function harnessWithoutWorker(): Harness {
+  const h = createHarness({
+    redisUrl: testRedisUrl(),
+    model: scriptedModel(() => ({ text: 'x' })),
+    worker: false,
+  });
+  harness = h;
+  return h;
+}
+
 async function notices(h: Harness) {
   return (await h.surface.events()).flatMap((event) => (event.type === 'notice' ? [event] : []));
 }
@@ -202,12 +213,7 @@ describe('reminders and escalation', () => {
 
 describe('extension against the timeout', () => {
   it('200 races at the deadline: exactly one of them wins each time, in the order Redis ran them', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     const counts = { extended: 0, timedOut: 0 };
     for (let race = 0; race < 200; race++) {
       const askId = `ext-${race}`;
@@ -257,12 +263,7 @@ describe('extension against the timeout', () => {
   });
 
   it('refuses people who may not answer and stops at the latest deadline', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     const definition = programAsk('ext-limit', {
       timeoutMs: 60_000,
       followUp: { ...NO_FOLLOW_UP, extendByMs: [30_000, 3_600_000], maxDeadlineMs: 90_000 },
@@ -285,12 +286,7 @@ describe('extension against the timeout', () => {
 
 describe('quorum', () => {
   it('100 races of 2-of-3 with concurrent clicks: resolves once, on the second distinct person; a repeat does not count', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     for (let race = 0; race < 100; race++) {
       const askId = `quorum-${race}`;
       const definition = programAsk(askId, { followUp: { ...NO_FOLLOW_UP, quorum: 2 } });
@@ -326,12 +322,7 @@ describe('quorum', () => {
   });
 
   it('an approval: any single Deny decides at once', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     const definition = programAsk('quorum-deny', { followUp: { ...NO_FOLLOW_UP, quorum: 3 } });
     await h.store.openAsk(definition);
     await h.store.markAskShown(definition.scope, 'quorum-deny', Date.now(), '{"ts":"1"}');
@@ -347,12 +338,7 @@ describe('quorum', () => {
 
 describe('late answers', () => {
   it('a change of an assumed answer is recorded once under concurrent submissions, only within the window', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     for (let race = 0; race < 50; race++) {
       const askId = `late-${race}`;
       const definition = programAsk(askId, { followUp: { ...NO_FOLLOW_UP, overrideWindowMs: 60_000 } });
@@ -469,12 +455,7 @@ describe('a reminder with two worker processes and a SIGKILL between its claim a
   it('is posted exactly once, by the other worker', async () => {
     const { startWorkerProcess } = await import('../../support/child-process.js');
     // This process only opens the ask; two child workers run its jobs, the first one dies after the claim.
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     const env = {
       REDIS_URL: testRedisUrl(),
       HP_PREFIX: h.prefix,
@@ -586,12 +567,7 @@ describe('a late Deny of an approval that timed out with onTimeout: approve', ()
 
 describe('a quorum question that times out with too few votes', () => {
   it('keeps the votes in the assumed resolution, tells the waiter who chose what, and offers no late change', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     const definition = programAsk('quorum-short', {
       timeoutMs: 1000,
       followUp: { ...NO_FOLLOW_UP, quorum: 2, overrideWindowMs: 60_000 },
@@ -627,12 +603,7 @@ describe('a quorum question that times out with too few votes', () => {
 
 describe('a program ask opened again after a crash between showing it and setting its timers', () => {
   it('gets its timeout and its reminder back', async () => {
-    const h = createHarness({
-      redisUrl: testRedisUrl(),
-      model: scriptedModel(() => ({ text: 'x' })),
-      worker: false,
-    });
-    harness = h;
+    const h = harnessWithoutWorker();
     const definition = programAsk('reopen-timers', {
       timeoutMs: 60_000,
       followUp: { ...NO_FOLLOW_UP, reminders: [{ kind: 'after', ms: 30_000 }] },
