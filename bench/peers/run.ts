@@ -160,7 +160,7 @@ async function holdpoint(redisUrl: string): Promise<Framework> {
       if (result.status !== 'completed') throw new Error(`holdpoint: answer ${result.status}`);
       await engine.requestDeps.asks.continueAfter(result);
       // The resume job's work (worker process).
-      const ended = await advanceTurn(engine.deps, turnId);
+      const ended = await advanceTurn(engine.deps, turnId, { askId: paused.askId });
       const endedAt = performance.now();
       if (ended.state !== 'completed') throw new Error(`holdpoint: resumed turn ended ${ended.state}`);
       return {

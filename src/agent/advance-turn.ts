@@ -11,9 +11,17 @@ import { activityTarget, closeStreamBefore } from './reply-stream.js';
 import { runOneStep } from './run-step.js';
 import { runTurnToolCall } from './run-tool-call.js';
 import { errorResult, textResult, toolCallsOf, withToolResult } from './tool-messages.js';
-import type { TurnRecord } from './turn-record.js';
+import type { KnownTurn, TurnRecord } from './turn-record.js';
 
 const MAX_LOOPS = 500;
+
+/** What {@link advanceTurn} may start from. */
+export interface AdvanceStart {
+  /** The turn as its creator just stored it (then it is not read again). */
+  known?: KnownTurn;
+  /** The ask the turn is expected to wait on (the `resume` job's): read in the same round trip as the turn. */
+  askId?: string;
+}
 
 /**
  * Drives a stored turn forward from whatever state it is in, until it waits on an ask or ends.
@@ -21,13 +29,23 @@ const MAX_LOOPS = 500;
  * job for a quick click never both call the model); others get `busy` and try again shortly.
  * Idempotent and safe to re-run after a crash at any point: every change is a compare-and-set on the
  * turn's `rev`, asks are shown and replies posted idempotently by id, and a lost race just reloads.
- * Called by the `turn` and `resume` jobs.
+ * Called by the `turn` and `resume` jobs. The lease, the turn and (with `start.askId`) the ask are read
+ * in one round trip: the reads are sent after the lease on the same connection, so they see what the
+ * lease holder may change.
  * @throws the model provider's error when a model step fails (the job retries with backoff).
  */
-export async function advanceTurn(deps: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
+export async function advanceTurn(
+  deps: EngineDeps,
+  turnId: string,
+  start: AdvanceStart = {},
+): Promise<AdvanceOutcome> {
   const token = deps.newId();
   const ttl = deps.config.turnLeaseMs ?? 2500;
-  if (!(await deps.store.acquireTurnLease(turnId, token, ttl))) return { state: 'busy' };
+  const [leased, known] = await Promise.all([
+    deps.store.acquireTurnLease(turnId, token, ttl),
+    start.known ?? readTurn(deps, turnId, start.askId),
+  ]);
+  if (!leased) return { state: 'busy' };
   const renewal = setInterval(
     () => {
       deps.store.renewTurnLease(turnId, token, ttl).catch((error: unknown) => {
@@ -38,27 +56,50 @@ export async function advanceTurn(deps: EngineDeps, turnId: string): Promise<Adv
   );
   renewal.unref();
   try {
-    return await advanceHeldTurn(deps, turnId);
+    return await advanceHeldTurn(deps, turnId, known);
   } finally {
     clearInterval(renewal);
     await deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
   }
 }
 
-/** {@link advanceTurn} once the lease is held. */
-async function advanceHeldTurn(engine: EngineDeps, turnId: string): Promise<AdvanceOutcome> {
+/** The turn, and the ask `askId` when the turn waits on it; null when the turn is absent. */
+async function readTurn(
+  deps: EngineDeps,
+  turnId: string,
+  askId: string | undefined,
+): Promise<KnownTurn | null> {
+  const [turn, ask] = await Promise.all([
+    deps.store.getTurn(turnId),
+    askId === undefined ? null : deps.store.getAsk(turnId, askId),
+  ]);
+  if (!turn) return null;
+  return ask && turn.pendingAskId === askId ? { turn, ask } : { turn };
+}
+
+/** {@link advanceTurn} once the lease is held, from `first` (the turn as read or stored; null: absent). */
+async function advanceHeldTurn(
+  engine: EngineDeps,
+  turnId: string,
+  first: KnownTurn | null,
+): Promise<AdvanceOutcome> {
+  let known: KnownTurn | null = first;
   for (let loop = 0; loop < MAX_LOOPS; loop++) {
-    const turn = await engine.store.getTurn(turnId);
+    // The first loop starts from what was read with the lease; later ones from what the last one stored.
+    const turn = known !== null ? known.turn : loop === 0 ? null : await engine.store.getTurn(turnId);
+    const ask = known?.ask;
+    known = null;
     if (!turn) return { state: 'missing' };
     // The turn's channel may set its own prompt, ask defaults, tools and approval rules.
     const deps = forConversation(engine, turn.conversation);
     switch (turn.status) {
       case 'running':
-        await runOneStep(deps, turn);
+        known = await runOneStep(deps, turn);
         break;
       case 'paused': {
-        const outcome = await progressPausedTurn(deps, turn);
-        if (outcome) return outcome;
+        const outcome = await progressPausedTurn(deps, turn, ask);
+        if ('state' in outcome) return outcome;
+        known = outcome.next;
         break;
       }
       case 'completed':
@@ -70,10 +111,18 @@ async function advanceHeldTurn(engine: EngineDeps, turnId: string): Promise<Adva
   throw new Error(`turn ${turnId} did not settle after ${MAX_LOOPS} transitions`);
 }
 
-/** Shows a stored ask, resumes a resolved one, or ensures its timeout exists. Returns an outcome when the turn must wait. */
-async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<AdvanceOutcome | null> {
+/**
+ * Shows a stored ask, resumes a resolved one, or ensures its timeout exists. Returns an outcome when the turn
+ * must wait, else what the next loop starts from (`next` null: read the turn again). `known` is the pending
+ * ask when the caller has it (just stored with the pause, or read with the lease).
+ */
+async function progressPausedTurn(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  known: AskRecord | undefined,
+): Promise<AdvanceOutcome | { next: KnownTurn | null }> {
   const askId = turn.pendingAskId;
-  const ask = askId ? await deps.store.getAsk(turn.turnId, askId) : null;
+  const ask = known ?? (askId ? await deps.store.getAsk(turn.turnId, askId) : null);
   if (!askId || !ask || !isTurnAsk(ask)) {
     deps.log.error({ turnId: turn.turnId, askId }, 'paused turn has no readable ask; ending it');
     await endTurn(
@@ -83,18 +132,15 @@ async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<A
       'failed',
       'I lost track of the question I asked here, so I stopped this turn. Please ask again.',
     );
-    return null;
+    return { next: null };
   }
-  if (ask.status === 'resolved') {
-    await resumeWithAnswers(deps, turn, ask);
-    return null;
-  }
+  if (ask.status === 'resolved') return { next: await resumeWithAnswers(deps, turn, ask) };
   if (ask.shownAt === null) {
     // Shown: its timeout job was just added, so the turn waits now (no second add). Not shown: it resolved
     // as not shown, and the next loop resumes the turn with that.
     // The stretch's streamed text ends above the ask's message.
     await closeStreamBefore(deps, turn, ask);
-    if (!(await deps.asks.show(turn.conversation, ask))) return null;
+    if (!(await deps.asks.show(turn.conversation, ask))) return { next: null };
     await deps.surface.setActivity(activityTarget(turn), null);
     return { state: 'paused', askId };
   }
@@ -102,14 +148,16 @@ async function progressPausedTurn(deps: EngineDeps, turn: TurnRecord): Promise<A
   return { state: 'paused', askId };
 }
 
-async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<'turn'>): Promise<void> {
+/** Resumes the turn with the resolved ask's answers; returns the turn as committed, or null when the commit lost. */
+async function resumeWithAnswers(
+  deps: EngineDeps,
+  turn: TurnRecord,
+  ask: AskOf<'turn'>,
+): Promise<KnownTurn | null> {
   // Every resolution reaches the message before the turn moves on, whichever process stored it and
   // whether or not that process lived to draw it (a no-op when the message already shows it).
   await deps.asks.syncQuietly(ask);
-  if (ask.approval) {
-    await resumeAfterApproval(deps, turn, ask, ask.approval);
-    return;
-  }
+  if (ask.approval) return resumeAfterApproval(deps, turn, ask, ask.approval);
   const resolutions = ask.resolutions.filter((r): r is QuestionResolution => r !== null);
   // The ignored-keys note is not stored with the ask: it is derived again from the call's raw input.
   const call = findToolCall(turn.messages, ask.waiter.toolCallId);
@@ -119,7 +167,7 @@ async function resumeWithAnswers(deps: EngineDeps, turn: TurnRecord, ask: AskOf<
     ignoredKeys: decoded?.ok ? decoded.ignoredKeys : [],
   });
   const result = textResult({ toolCallId: ask.waiter.toolCallId, toolName: deps.askTool.name }, text);
-  await commitResumed(deps, turn, ask, withToolResult(turn.messages, result), 'turn resumed with answers');
+  return commitResumed(deps, turn, ask, withToolResult(turn.messages, result), 'turn resumed with answers');
 }
 
 /**
@@ -132,7 +180,7 @@ async function resumeAfterApproval(
   turn: TurnRecord,
   ask: AskOf<'turn'>,
   approval: ApprovalSpec,
-): Promise<void> {
+): Promise<KnownTurn | null> {
   let messages = turn.messages;
   const outcomes: Array<{ ok: boolean; text: string } | null> = [];
   for (const [index, gated] of approval.calls.entries()) {
@@ -152,8 +200,9 @@ async function resumeAfterApproval(
     outcomes.push(decision.run ? outcomeOf(result, decision.prefix) : null);
     messages = withToolResult(messages, result);
   }
-  if (await commitResumed(deps, turn, ask, messages, 'turn resumed after approval'))
-    await deps.surface.showApprovalOutcomes?.(ask, outcomes);
+  const resumed = await commitResumed(deps, turn, ask, messages, 'turn resumed after approval');
+  if (resumed) await deps.surface.showApprovalOutcomes?.(ask, outcomes);
+  return resumed;
 }
 
 /** What an approved call did, for its approval message: ok, or failed with the error text (without the prefix). */
@@ -166,29 +215,29 @@ function outcomeOf(result: ToolResultPart, prefix: string): { ok: boolean; text:
   };
 }
 
+/** Commits the resumed turn; returns it as stored, or null when the compare-and-set lost. */
 async function commitResumed(
   deps: EngineDeps,
   turn: TurnRecord,
   ask: AskOf<'turn'>,
   messages: ModelMessage[],
   logText: string,
-): Promise<boolean> {
-  const committed = await deps.store.commitTurn(
-    {
-      ...turn,
-      status: 'running',
-      pendingAskId: null,
-      messages,
-      updatedAt: new Date(deps.now()).toISOString(),
-    },
-    turn.rev,
-  );
-  if (committed.ok) {
-    await deps.store.unindexAsk(turn.turnId, ask.askId);
-    await deps.surface.setActivity(activityTarget(turn), { kind: 'thinking' });
-    deps.log.info({ turnId: turn.turnId, askId: ask.askId }, logText);
-  }
-  return committed.ok;
+): Promise<KnownTurn | null> {
+  const next: TurnRecord = {
+    ...turn,
+    status: 'running',
+    pendingAskId: null,
+    messages,
+    updatedAt: new Date(deps.now()).toISOString(),
+  };
+  const committed = await deps.store.commitTurn(next, turn.rev);
+  if (!committed.ok) return null;
+  await Promise.all([
+    deps.store.unindexAsk(turn.turnId, ask.askId),
+    deps.surface.setActivity(activityTarget(turn), { kind: 'thinking' }),
+  ]);
+  deps.log.info({ turnId: turn.turnId, askId: ask.askId }, logText);
+  return { turn: { ...next, rev: committed.rev } };
 }
 
 function findToolCall(messages: readonly ModelMessage[], toolCallId: string): ToolCallPart | undefined {

@@ -6,31 +6,31 @@ import { errorResult, toolCallsOf, toolResultsOf, withToolResult } from './tool-
 import type { TurnRecord } from './turn-record.js';
 import { parseTurnStart } from './turn-start.js';
 
-/** Ends a turn: commits its final status and the message it owes (posted by {@link finishTurn}). Returns false when the compare-and-set lost. */
+/**
+ * Ends a turn: commits its final status and the message it owes (posted by {@link finishTurn}). Returns the
+ * turn as stored, or null when the compare-and-set lost.
+ */
 export async function endTurn(
   deps: EngineDeps,
   turn: TurnRecord,
   messages: ModelMessage[],
   status: 'completed' | 'failed',
   text: string,
-): Promise<boolean> {
+): Promise<TurnRecord | null> {
   const kind = status === 'completed' ? 'reply' : 'error';
-  const committed = await deps.store.commitTurn(
-    {
-      ...turn,
-      status,
-      messages,
-      pendingAskId: null,
-      outbox: [...turn.outbox, { key: `${kind}-${turn.turnId}`, kind, text, state: 'pending' }],
-      updatedAt: new Date(deps.now()).toISOString(),
-    },
-    turn.rev,
-  );
-  if (committed.ok) {
-    deps.log.info({ turnId: turn.turnId, status, steps: turn.stepCount }, 'turn ended');
-    deps.observe?.({ type: 'turn-ended', status, durationMs: deps.now() - Date.parse(turn.createdAt) });
-  }
-  return committed.ok;
+  const next: TurnRecord = {
+    ...turn,
+    status,
+    messages,
+    pendingAskId: null,
+    outbox: [...turn.outbox, { key: `${kind}-${turn.turnId}`, kind, text, state: 'pending' }],
+    updatedAt: new Date(deps.now()).toISOString(),
+  };
+  const committed = await deps.store.commitTurn(next, turn.rev);
+  if (!committed.ok) return null;
+  deps.log.info({ turnId: turn.turnId, status, steps: turn.stepCount }, 'turn ended');
+  deps.observe?.({ type: 'turn-ended', status, durationMs: deps.now() - Date.parse(turn.createdAt) });
+  return { ...next, rev: committed.rev };
 }
 
 /** Posts what the ended turn still owes (idempotently by key), then hands the thread to the next turn. */
@@ -63,7 +63,7 @@ export async function failTurn(deps: EngineDeps, turnId: string, text: string): 
     const turn = await deps.store.getTurn(turnId);
     if (!turn || turn.status === 'completed' || turn.status === 'failed') break;
     // A lost compare-and-set means the turn moved on meanwhile: read it again and decide again.
-    if (await endTurn(deps, turn, withMissingResultsClosed(turn.messages), 'failed', text)) break;
+    if ((await endTurn(deps, turn, withMissingResultsClosed(turn.messages), 'failed', text)) !== null) break;
   }
   const turn = await deps.store.getTurn(turnId);
   if (turn) await finishTurn(deps, turn);

@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolCallPart, ToolResultPart } from 'ai';
-import { ASK_RECORD_VERSION, type AskDefinition } from '../asks/types.js';
+import { ASK_RECORD_VERSION, type AskDefinition, openAskState } from '../asks/types.js';
 import {
   approvalCallOf,
   approvalQuestion,
@@ -15,19 +15,18 @@ import { turnStream } from './reply-stream.js';
 import { runTurnToolCall } from './run-tool-call.js';
 import { errorResult, toolCallsOf, toolMessage, toolResultsOf, withToolResult } from './tool-messages.js';
 import type { ToolApproval } from './tool-registry.js';
-import type { TurnRecord } from './turn-record.js';
+import type { KnownTurn, TurnRecord } from './turn-record.js';
 
-/** Runs one model step of a running turn and commits what it decided: a final reply, a pause on an ask, or tool results. */
-export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<void> {
+/**
+ * Runs one model step of a running turn and commits what it decided: a final reply, a pause on an ask, or
+ * tool results. Returns the turn as committed (with the ask it paused on), or null when a compare-and-set
+ * lost (the caller reads the turn again).
+ */
+export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<KnownTurn | null> {
   const pending = pendingToolCalls(turn.messages);
-  if (pending) {
-    await runPendingCalls(deps, turn, pending.calls, pending.text);
-    return;
-  }
-  if (turn.stepCount >= deps.config.stepLimit) {
-    await endTurn(deps, turn, turn.messages, 'failed', stepLimitText(deps.config.stepLimit));
-    return;
-  }
+  if (pending) return runPendingCalls(deps, turn, pending.calls, pending.text);
+  if (turn.stepCount >= deps.config.stepLimit)
+    return ended(await endTurn(deps, turn, turn.messages, 'failed', stepLimitText(deps.config.stepLimit)));
   let step: Awaited<ReturnType<typeof runModelStep>>;
   try {
     const stream = turnStream(deps, turn);
@@ -50,21 +49,22 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
 
   if (plan.kind === 'final') {
     const text = plan.text.trim() === '' ? '(The agent finished without a reply.)' : plan.text;
-    await endTurn(
-      deps,
-      { ...turn, stepCount: turn.stepCount + 1 },
-      [...turn.messages, ...plan.messages],
-      'completed',
-      text,
+    return ended(
+      await endTurn(
+        deps,
+        { ...turn, stepCount: turn.stepCount + 1 },
+        [...turn.messages, ...plan.messages],
+        'completed',
+        text,
+      ),
     );
-    return;
   }
 
   if (plan.kind === 'pause') {
     const messages: ModelMessage[] = [...turn.messages, plan.assistant];
     if (plan.otherResults.length > 0)
       messages.push(toolMessage(toolCallsOf(plan.assistant), plan.otherResults));
-    await pauseOnAsk(
+    return pauseOnAsk(
       deps,
       { ...turn, messages, stepCount: turn.stepCount + 1, invalidAskCount },
       turn.rev,
@@ -79,7 +79,6 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
       { questions: plan.ask.questions.length },
       'turn paused on ask',
     );
-    return;
   }
 
   const tooManyInvalid = invalidAskCount >= deps.config.maxInvalidAsks;
@@ -87,14 +86,15 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
     const notRun = plan.toRun.map((call) =>
       errorResult(call, 'Not run: the turn ended after too many invalid ask_question calls.'),
     );
-    await endTurn(
-      deps,
-      { ...turn, stepCount: turn.stepCount + 1, invalidAskCount },
-      [...turn.messages, plan.assistant, toolMessage(plan.calls, [...plan.decided, ...notRun])],
-      'failed',
-      tooManyInvalidAsksText(invalidAskCount),
+    return ended(
+      await endTurn(
+        deps,
+        { ...turn, stepCount: turn.stepCount + 1, invalidAskCount },
+        [...turn.messages, plan.assistant, toolMessage(plan.calls, [...plan.decided, ...notRun])],
+        'failed',
+        tooManyInvalidAsksText(invalidAskCount),
+      ),
     );
-    return;
   }
   // The step's calls are stored before any of them runs: a retry after a crash finishes these calls (each
   // at most once, by its claim) instead of asking the model again, which would make new calls.
@@ -109,13 +109,15 @@ export async function runOneStep(deps: EngineDeps, turn: TurnRecord): Promise<vo
     invalidAskCount,
     updatedAt: new Date(deps.now()).toISOString(),
   };
-  if (plan.toRun.length === 0) {
-    await deps.store.commitTurn(stored, turn.rev);
-    return;
-  }
   const committed = await deps.store.commitTurn(stored, turn.rev);
-  if (!committed.ok) return;
-  await runPendingCalls(deps, { ...stored, rev: committed.rev }, plan.toRun, step.text);
+  if (!committed.ok) return null;
+  if (plan.toRun.length === 0) return { turn: { ...stored, rev: committed.rev } };
+  return runPendingCalls(deps, { ...stored, rev: committed.rev }, plan.toRun, step.text);
+}
+
+/** An ended turn as {@link KnownTurn} (null: its commit lost). */
+function ended(turn: TurnRecord | null): KnownTurn | null {
+  return turn === null ? null : { turn };
 }
 
 /**
@@ -143,14 +145,15 @@ export function pendingToolCalls(
 /**
  * Runs a stored step's calls that have no result yet: those that need no approval run now (each at most
  * once); when some need approval, the turn pauses on one approval ask for them; otherwise the results are
- * committed and the turn goes on to its next model step.
+ * committed and the turn goes on to its next model step. Returns the turn as committed, or null when the
+ * compare-and-set lost.
  */
 export async function runPendingCalls(
   deps: EngineDeps,
   turn: TurnRecord,
   calls: readonly ToolCallPart[],
   reason: string,
-): Promise<void> {
+): Promise<KnownTurn | null> {
   let messages = turn.messages;
   const gated: GatedCall[] = [];
   for (const call of calls) {
@@ -170,11 +173,10 @@ export async function runPendingCalls(
     else result = await runTurnToolCall(deps, turn, call);
     if (result) messages = withToolResult(messages, result);
   }
-  if (gated.length > 0) {
-    await pauseForApproval(deps, turn, messages, gated, reason);
-    return;
-  }
-  await deps.store.commitTurn({ ...turn, messages, updatedAt: new Date(deps.now()).toISOString() }, turn.rev);
+  if (gated.length > 0) return pauseForApproval(deps, turn, messages, gated, reason);
+  const next: TurnRecord = { ...turn, messages, updatedAt: new Date(deps.now()).toISOString() };
+  const committed = await deps.store.commitTurn(next, turn.rev);
+  return committed.ok ? { turn: { ...next, rev: committed.rev } } : null;
 }
 
 /**
@@ -187,9 +189,9 @@ async function pauseForApproval(
   messages: ModelMessage[],
   gated: GatedCall[],
   reason: string,
-): Promise<void> {
+): Promise<KnownTurn | null> {
   const first = gated[0] as GatedCall;
-  await pauseOnAsk(
+  return pauseOnAsk(
     deps,
     { ...turn, messages },
     turn.rev,
@@ -214,6 +216,7 @@ async function pauseForApproval(
 /**
  * Pauses `turn` (already holding the step's messages and counts) on a new ask of its own, waiting on the
  * call `ask.toolCallId`: the turn and the ask are stored in one step (`pauseTurn`, a CAS on `expectedRev`).
+ * Returns the paused turn and its ask as stored, or null when the compare-and-set lost.
  */
 async function pauseOnAsk(
   deps: EngineDeps,
@@ -224,7 +227,7 @@ async function pauseOnAsk(
   },
   logFields: Record<string, unknown>,
   logText: string,
-): Promise<void> {
+): Promise<KnownTurn | null> {
   const askId = deps.newId();
   const at = new Date(deps.now()).toISOString();
   const { toolCallId, ...fields } = ask;
@@ -247,10 +250,10 @@ async function pauseOnAsk(
     updatedAt: at,
   };
   const committed = await deps.store.pauseTurn(next, expectedRev, definition);
-  if (committed.ok) {
-    deps.log.info({ turnId: turn.turnId, askId, ...logFields }, logText);
-    deps.onCheckpoint?.('after-pause-stored', { turnId: turn.turnId, askId });
-  }
+  if (!committed.ok) return null;
+  deps.log.info({ turnId: turn.turnId, askId, ...logFields }, logText);
+  deps.onCheckpoint?.('after-pause-stored', { turnId: turn.turnId, askId });
+  return { turn: { ...next, rev: committed.rev }, ask: { ...definition, ...openAskState(definition) } };
 }
 
 /** Whether two calls need the same approval (the same approvers, timeout and timeout outcome). */

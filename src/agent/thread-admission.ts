@@ -12,32 +12,34 @@ export async function startTurn(
   deps: EngineDeps,
   start: TurnStart,
 ): Promise<AdvanceOutcome | { state: 'waiting' }> {
-  const existing = await deps.store.getTurn(start.turnId);
-  if (!existing) {
-    const threadKey = conversationKey(start.conversation);
-    const holder = await deps.store.threadHolder(threadKey);
-    if (holder !== start.turnId) {
-      if (holder !== null) return { state: 'waiting' };
-      const admitted = await deps.store.admitToThread(threadKey, start.turnId, JSON.stringify(start));
-      if (admitted === 'queued') return { state: 'waiting' };
-    }
-    const triggerTs = start.trigger.synthetic ? undefined : start.trigger.ts;
-    await deps.surface.setActivity({ conversation: start.conversation, triggerTs }, { kind: 'thinking' });
-    const history = await deps.surface.loadHistory(start.conversation, start.trigger);
-    const at = new Date(deps.now()).toISOString();
-    const created = await deps.store.createTurn(
-      newTurnRecord({
-        turnId: start.turnId,
-        conversation: start.conversation,
-        requestedBy: start.requestedBy,
-        messages: history,
-        at,
-        triggerTs,
-      }),
-    );
-    deps.log.info({ turnId: start.turnId, created }, 'turn started');
+  const threadKey = conversationKey(start.conversation);
+  // Both reads in one round trip: the holder matters only when the turn does not exist yet.
+  const [existing, holder] = await Promise.all([
+    deps.store.getTurn(start.turnId),
+    deps.store.threadHolder(threadKey),
+  ]);
+  if (existing) return advanceTurn(deps, start.turnId);
+  if (holder !== start.turnId) {
+    if (holder !== null) return { state: 'waiting' };
+    const admitted = await deps.store.admitToThread(threadKey, start.turnId, JSON.stringify(start));
+    if (admitted === 'queued') return { state: 'waiting' };
   }
-  return advanceTurn(deps, start.turnId);
+  const triggerTs = start.trigger.synthetic ? undefined : start.trigger.ts;
+  await deps.surface.setActivity({ conversation: start.conversation, triggerTs }, { kind: 'thinking' });
+  const history = await deps.surface.loadHistory(start.conversation, start.trigger);
+  const at = new Date(deps.now()).toISOString();
+  const record = newTurnRecord({
+    turnId: start.turnId,
+    conversation: start.conversation,
+    requestedBy: start.requestedBy,
+    messages: history,
+    at,
+    triggerTs,
+  });
+  const created = await deps.store.createTurn(record);
+  deps.log.info({ turnId: start.turnId, created }, 'turn started');
+  // Created here: the turn is what was just written (rev 1), so the first step does not read it back.
+  return advanceTurn(deps, start.turnId, created ? { known: { turn: record } } : {});
 }
 
 /**

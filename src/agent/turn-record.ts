@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ConversationRef } from '../asks/conversation.js';
+import type { AskRecord } from '../asks/types.js';
 
 /** Schema version of {@link TurnRecord} written by this code. */
 export const TURN_RECORD_VERSION = 2;
@@ -54,4 +55,16 @@ export interface TurnRecord {
   createdAt: string;
   /** ISO 8601. */
   updatedAt: string;
+}
+
+/**
+ * A turn as the lease holder just stored it (and its ask, when it just paused on one): the next transition
+ * starts from it instead of reading the turn back. Every write of a turn is a compare-and-set on `rev`, so a
+ * record that went stale (someone else wrote the turn meanwhile) makes the next write fail, and the loop
+ * then reads the turn again.
+ */
+export interface KnownTurn {
+  turn: TurnRecord;
+  /** The ask `turn.pendingAskId` as stored with the pause (not shown yet). */
+  ask?: AskRecord;
 }

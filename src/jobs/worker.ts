@@ -139,7 +139,7 @@ async function processJob(
     case JOB_NAMES.resume: {
       const data = askJobSchema.parse(job.data);
       try {
-        const outcome = await advanceTurn(deps, data.turnId);
+        const outcome = await advanceTurn(deps, data.turnId, { askId: data.askId });
         if (outcome.state === 'busy') {
           await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
           throw new DelayedError();
