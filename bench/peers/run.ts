@@ -67,10 +67,13 @@ import {
   Usage,
   user,
 } from '@openai/agents';
+import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool as aiTool } from 'ai';
+import { standardizePrompt } from 'ai/internal';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { readRedisFlags } from '../../scripts/redis-flags.mjs';
 import { advanceTurn } from '../../src/agent/advance-turn.js';
+import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import { startTurn } from '../../src/agent/thread-admission.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
 import { startRedisServer } from '../../test/support/redis-server.js';
@@ -387,6 +390,42 @@ async function openaiAgents(redisUrl: string): Promise<Framework> {
   };
 }
 
+// ------------------------------------------------------------------------------------- AI SDK per call
+
+/**
+ * What one model step costs inside the AI SDK with this history, apart from the model: `generateText` as
+ * holdpoint calls it (one step, the `ask_question` tool, the mock model answering at once), and the part of it
+ * that validates the prompt against the `ModelMessage[]` schema (`standardizePrompt`, which `generateText` and
+ * `streamText` run on every call with no option to skip it, even for messages they returned themselves).
+ * Median of `runs` calls after a warm-up, in µs.
+ */
+async function sdkPerCall(runs = 2000): Promise<{ generateText: number; standardizePrompt: number }> {
+  const askTool = askToolDefinitionFor('recommended-or-first');
+  const tools = {
+    [askTool.name]: aiTool({ description: askTool.description, inputSchema: jsonSchema(askTool.inputSchema) }),
+  };
+  const messages: ModelMessage[] = [
+    ...HISTORY.map(({ role, text }): ModelMessage => ({ role, content: text })),
+    { role: 'user', content: TRIGGER },
+  ];
+  const model = instantAskingModel();
+  const median = async (call: () => Promise<unknown>): Promise<number> => {
+    const samples: number[] = [];
+    for (let n = 0; n < runs + 200; n++) {
+      const began = performance.now();
+      await call();
+      if (n >= 200) samples.push((performance.now() - began) * 1000);
+    }
+    return stats(samples).p50;
+  };
+  return {
+    generateText: await median(() =>
+      generateText({ model, system: SYSTEM_PROMPT, messages, tools, stopWhen: stepCountIs(1) }),
+    ),
+    standardizePrompt: await median(() => standardizePrompt({ system: SYSTEM_PROMPT, messages })),
+  };
+}
+
 // ----------------------------------------------------------------------------------------------- report
 
 function percentile(sorted: number[], p: number): number {
@@ -509,6 +548,10 @@ async function main(): Promise<void> {
       `  ${'ratio of the pause + resume p50s'.padEnd(34)} ${(p50(theirs) / p50(own)).toFixed(2)} x`,
     );
   }
+  const sdk = await sdkPerCall();
+  console.log(
+    `AI SDK per model step with this history (no model time): generateText p50 ${sdk.generateText.toFixed(0)} µs, of which prompt validation (standardizePrompt) ${sdk.standardizePrompt.toFixed(0)} µs; a pause + resume makes two such calls`,
+  );
   console.log(`done in ${((Date.now() - began) / 1000).toFixed(1)} s`);
   process.exit(0);
 }

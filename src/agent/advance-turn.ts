@@ -59,7 +59,9 @@ export async function advanceTurn(
     return await advanceHeldTurn(deps, turnId, known);
   } finally {
     clearInterval(renewal);
-    await deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
+    // Sent, not awaited: the outcome does not depend on it, a later advance on this connection is ordered
+    // behind it, one elsewhere that comes first finds the turn busy and retries, and a lost release lapses.
+    deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
   }
 }
 

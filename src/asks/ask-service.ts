@@ -107,10 +107,13 @@ export class AskService {
         const messageRef = await deps.surface.showAsk(conversation, ask);
         const shown = await deps.store.markAskShown(ask.scope, ask.askId, deps.now(), messageRef);
         deps.onCheckpoint?.('after-ask-shown', { turnId: ask.scope, askId: ask.askId });
-        if (shown?.deadline != null) await deps.timers.timeout(ask.scope, ask.askId, shown.deadline);
+        // The timeout, the first follow-up point and the surface's note go out together (each idempotent).
         const first = shown ? followUpPoints(shown)[0] : undefined;
-        if (first) await deps.timers.nudge(ask.scope, ask.askId, first.at);
-        if (shown) await this.#announceShown(shown);
+        await Promise.all([
+          shown?.deadline != null ? deps.timers.timeout(ask.scope, ask.askId, shown.deadline) : null,
+          first ? deps.timers.nudge(ask.scope, ask.askId, first.at) : null,
+          shown ? this.#announceShown(shown) : null,
+        ]);
         return true;
       } catch (error) {
         lastError = error;

@@ -190,13 +190,16 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     const json = askDefinitionJson(ask);
     const digest = definitionDigest(json);
     // Index first: a crash after this line leaves a dangling member the sweep drops (not-found), never an
-    // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks).
-    const added = await this.#call('pauseTurn', indexKey, () =>
+    // open ask the sweep cannot see. Score -createdAt: not shown yet (see listOverdueAsks). On one server the
+    // script goes out right behind the ZADD on the same connection (Redis runs them in that order), so the
+    // pause is one round trip; a Cluster client may send them to two nodes in any order, so it waits.
+    const adding = this.#call('pauseTurn', indexKey, () =>
       this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
     );
+    if (this.#isCluster) await adding;
     const delta = this.#positions.delta(turnKey, next.messages);
     const fresh = next.messages.slice(delta.keptMessages);
-    const reply = await this.#call('pauseTurn', turnKey, () =>
+    const pausing = this.#call('pauseTurn', turnKey, () =>
       this.#scripts.pauseTurn(
         turnKey,
         askKey,
@@ -211,6 +214,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         ...(fresh.length > 0 ? [serializeTurnChunk(fresh, turnKey)] : []),
       ),
     );
+    const [added, reply] = await Promise.all([adding, pausing]);
     const result = commitResultOf(reply, turnKey);
     if (result.ok) this.#positions.rememberCommit(turnKey, next.messages, delta);
     if (!result.ok && added === 1) {
@@ -278,7 +282,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       const indexKey = this.keys.askIndex();
       const deadline = ask.deadline;
       // XX: never re-adds an ask its turn already consumed; GT: never takes a resolved ask back to open.
-      await this.#call('markAskShown', indexKey, () =>
+      await this.#indexWrite('markAskShown', () =>
         this.#redis.zadd(indexKey, 'XX', 'GT', deadline, askIndexMember(turnId, askId)),
       );
     }
@@ -586,10 +590,14 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     return this.#call('countOpenAsks', key, () => this.#redis.zcount(key, '-inf', `(${RESOLVED_SCORE_BASE}`));
   }
 
+  /**
+   * See {@link AskStore.unindexAsk}. Sent, not awaited, on one server (see #indexWrite): a member left behind
+   * by a failure is an ask the sweep finds consumed and removes again.
+   */
   async unindexAsk(turnId: string, askId: string): Promise<void> {
     const member = askIndexMember(turnId, askId);
     const key = this.keys.askIndex();
-    await this.#call('unindexAsk', key, () => this.#redis.zrem(key, member));
+    await this.#indexWrite('unindexAsk', () => this.#redis.zrem(key, member));
   }
 
   /** See {@link ThreadQueue.admitToThread}. Re-admitting the holder returns `start`; an item already queued is not queued twice. Holder and inbox keys live `retentionMs` after their last change. */
@@ -681,6 +689,21 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
       // Nobody awaits this ZADD: a client that groups writes must not keep it back past the caller's next step.
       flushWrites(this.#redis);
     });
+  }
+
+  /**
+   * A write to the ask index that nobody needs the reply of. On one server it is sent now and not awaited:
+   * it is on the wire, ordered before any later command of this client, when the caller goes on (as in
+   * #moveToUnresumed), and a failure goes to `onBackgroundError` (the index is advisory: the sweep repairs
+   * it). A Cluster client does not keep that order, so with one it is awaited, and a failure thrown.
+   */
+  async #indexWrite(operation: string, write: () => Promise<unknown>): Promise<void> {
+    if (this.#isCluster) {
+      await this.#call(operation, this.keys.askIndex(), write);
+      return;
+    }
+    write().catch((error: unknown) => this.#onBackgroundError(error, operation));
+    flushWrites(this.#redis);
   }
 
   async #call<T>(operation: string, key: string, run: () => Promise<T>): Promise<T> {
