@@ -99,7 +99,13 @@ function callsOf(service: string): number {
 
 /** Waits for the race's reply, then checks: one decision, and calls exactly as it says. */
 async function settle(race: Race): Promise<'approved' | 'denied'> {
-  await race.thread.waitForReply(30_000);
+  try {
+    await race.thread.waitForReply(30_000);
+  } catch (error) {
+    // The app logs at warn: what it said is the first thing to read when a race never replies.
+    const said = app.output().trim().split('\n').slice(-40).join('\n');
+    throw new Error(`${race.service}: no reply; the app's last log lines:\n${said}`, { cause: error });
+  }
   const update = await waitFor(
     async () =>
       fake
