@@ -29,6 +29,11 @@
  *   context), `state.approve()`, `runner.run(agent, state)`: the tool returns the answer, the model is called.
  *   The answer itself is not stored anywhere before the model call (holdpoint stores it first).
  *
+ * - floor: what any durable pause + resume over the AI SDK and Redis costs at least: the same two
+ *   `generateText` steps, the state as one JSON string SET at the pause and read back with one GET at the
+ *   resume, the answer one HSET; none of holdpoint's guarantees (admission, lease, answer-once, index, timer,
+ *   resume job). Its ratio to holdpoint says how far below holdpoint a peer could possibly be.
+ *
  * Ratios are peer / holdpoint (> 1: holdpoint is cheaper), taken pair by pair: each iteration's peer time over
  * the same iteration's holdpoint time, then the percentiles of those ratios. The order of the three rotates
  * each iteration. Environment: BENCH_PEERS_ITERATIONS (default 500), BENCH_PEERS_WARMUP (default 100).
@@ -173,6 +178,73 @@ async function holdpoint(redisUrl: string): Promise<Framework> {
       };
     },
     close: () => engine.close(),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------- floor
+
+/**
+ * The floor of any durable pause + resume over the AI SDK and Redis: the same two `generateText` steps as
+ * holdpoint's (same tools, history and mock model), the state as one JSON string SET at the pause and read
+ * back at the resume, the answer as one HSET. No thread admission, lease, answer-once check, index, timer or
+ * job: none of holdpoint's guarantees, so nothing can be cheaper and still durable.
+ */
+async function floor(redisUrl: string): Promise<Framework> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  await redis.ping();
+  const askTool = askToolDefinitionFor('recommended-or-first');
+  const tools = {
+    [askTool.name]: aiTool({ description: askTool.description, inputSchema: jsonSchema(askTool.inputSchema) }),
+  };
+  const model = instantAskingModel({ onContinuation: markContinuation });
+  const step = (messages: ModelMessage[]) =>
+    generateText({ model, system: SYSTEM_PROMPT, messages, tools, stopWhen: stepCountIs(1) });
+  return {
+    name: 'floor: AI SDK + one Redis SET/GET',
+    async iteration() {
+      const key = `bench-peers-floor:${randomUUID()}`;
+      const began = performance.now();
+      const messages: ModelMessage[] = [
+        ...HISTORY.map(({ role, text }): ModelMessage => ({ role, content: text })),
+        { role: 'user', content: TRIGGER },
+      ];
+      const paused = await step(messages);
+      const call = paused.toolCalls[0];
+      if (!call) throw new Error('floor: the step did not call ask_question');
+      await redis.set(key, JSON.stringify([...messages, ...paused.response.messages]));
+      const pausedAt = performance.now();
+      continuationAt = Number.NaN;
+      const resumeBegan = performance.now();
+      await redis.hset(`${key}:answer`, 'q0', JSON.stringify(ANSWER));
+      const stored = await redis.get(key);
+      if (stored === null) throw new Error('floor: no stored state');
+      const resumed: ModelMessage[] = [
+        ...(JSON.parse(stored) as ModelMessage[]),
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              output: { type: 'text', value: JSON.stringify(ANSWER) },
+            },
+          ],
+        },
+      ];
+      const ended = await step(resumed);
+      const endedAt = performance.now();
+      if (ended.text !== 'FINAL done') throw new Error('floor: the run did not end');
+      await redis.del(key, `${key}:answer`);
+      return {
+        pause: pausedAt - began,
+        resume: continuationAt - resumeBegan,
+        resumeToEnd: endedAt - resumeBegan,
+      };
+    },
+    close: async () => {
+      await redis.quit();
+    },
   };
 }
 
@@ -457,6 +529,7 @@ async function main(): Promise<void> {
     ['holdpoint', () => holdpoint(redisUrl)],
     ['langgraph', langgraph],
     ['openai', () => openaiAgents(redisUrl)],
+    ['floor', () => floor(redisUrl)],
   ];
   const frameworks: Framework[] = [];
   for (const [name, build] of builders) if (!only || only.includes(name)) frameworks.push(await build());
