@@ -216,7 +216,12 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     );
     const [added, reply] = await Promise.all([adding, pausing]);
     const result = commitResultOf(reply, turnKey);
-    if (result.ok) this.#positions.rememberCommit(turnKey, next.messages, delta);
+    if (result.ok) {
+      this.#positions.rememberCommit(turnKey, next.messages, delta);
+      // The reads that follow (show, the click's read and answer) find the definition parsed: a copy, as the
+      // cache freezes what it holds and the caller's definition shares the turn's and the config's objects.
+      this.#definitions.set(askKey, digest, structuredClone(ask));
+    }
     if (!result.ok && added === 1) {
       await this.#call('pauseTurn', indexKey, () => this.#redis.zrem(indexKey, member));
     }
