@@ -15,37 +15,49 @@ import type { KnownTurn, TurnRecord } from './turn-record.js';
 
 const MAX_LOOPS = 500;
 
-/** What {@link advanceTurn} may start from. */
-export interface AdvanceStart {
-  /** The turn as its creator just stored it (then it is not read again). */
-  known?: KnownTurn;
-  /** The ask the turn is expected to wait on (the `resume` job's): read in the same round trip as the turn. */
-  askId?: string;
-}
-
 /**
  * Drives a stored turn forward from whatever state it is in, until it waits on an ask or ends.
  * Only the holder of the turn's lease advances it (so the `turn` job finishing its pause and a `resume`
  * job for a quick click never both call the model); others get `busy` and try again shortly.
  * Idempotent and safe to re-run after a crash at any point: every change is a compare-and-set on the
  * turn's `rev`, asks are shown and replies posted idempotently by id, and a lost race just reloads.
- * Called by the `turn` and `resume` jobs. The lease, the turn and (with `start.askId`) the ask are read
- * in one round trip: the reads are sent after the lease on the same connection, so they see what the
- * lease holder may change.
+ * Called by the `resume` job (and by the `turn` job for a turn that exists, see `startTurn`). The lease, the
+ * turn and (with `options.askId`, the ask the job expects the turn to wait on) the ask are read in one round
+ * trip: the reads go out after the lease on the same connection (its keys share the turn's hash tag), so they
+ * see what the lease holder may change. A resume that finds the lease busy has read the turn for nothing;
+ * that happens only when a click lands within the pause's last round trips.
  * @throws the model provider's error when a model step fails (the job retries with backoff).
  */
 export async function advanceTurn(
   deps: EngineDeps,
   turnId: string,
-  start: AdvanceStart = {},
+  options: { askId?: string } = {},
 ): Promise<AdvanceOutcome> {
   const token = deps.newId();
-  const ttl = deps.config.turnLeaseMs ?? 2500;
-  const [leased, known] = await Promise.all([
-    deps.store.acquireTurnLease(turnId, token, ttl),
-    start.known ?? readTurn(deps, turnId, start.askId),
+  const [leased, read] = await Promise.allSettled([
+    deps.store.acquireTurnLease(turnId, token, leaseTtl(deps)),
+    readTurn(deps, turnId, options.askId),
   ]);
-  if (!leased) return { state: 'busy' };
+  if (leased.status === 'rejected') throw leased.reason;
+  if (!leased.value) return { state: 'busy' };
+  if (read.status === 'rejected') {
+    releaseLease(deps, turnId, token);
+    throw read.reason;
+  }
+  return advanceLeasedTurn(deps, turnId, token, read.value);
+}
+
+/**
+ * {@link advanceTurn} for a caller that holds the turn's lease with `token` and read `known` (the turn, null
+ * when absent) after taking it; renews the lease while it works and releases it at the end.
+ */
+export async function advanceLeasedTurn(
+  deps: EngineDeps,
+  turnId: string,
+  token: string,
+  known: KnownTurn | null,
+): Promise<AdvanceOutcome> {
+  const ttl = leaseTtl(deps);
   const renewal = setInterval(
     () => {
       deps.store.renewTurnLease(turnId, token, ttl).catch((error: unknown) => {
@@ -59,18 +71,26 @@ export async function advanceTurn(
     return await advanceHeldTurn(deps, turnId, known);
   } finally {
     clearInterval(renewal);
-    // Sent, not awaited: the outcome does not depend on it, a later advance on this connection is ordered
-    // behind it, one elsewhere that comes first finds the turn busy and retries, and a lost release lapses.
-    deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
+    releaseLease(deps, turnId, token);
   }
 }
 
+/** The turn lease's time to live, in ms. */
+export function leaseTtl(deps: EngineDeps): number {
+  return deps.config.turnLeaseMs ?? 2500;
+}
+
+/**
+ * Gives the lease up. Sent, not awaited: nothing the caller returns depends on it, a later advance on this
+ * connection is ordered behind it, one elsewhere that comes first finds the turn busy and retries, and a
+ * release that never arrives lapses with the lease's TTL.
+ */
+export function releaseLease(deps: EngineDeps, turnId: string, token: string): void {
+  deps.store.releaseTurnLease(turnId, token).catch(() => undefined);
+}
+
 /** The turn, and the ask `askId` when the turn waits on it; null when the turn is absent. */
-async function readTurn(
-  deps: EngineDeps,
-  turnId: string,
-  askId: string | undefined,
-): Promise<KnownTurn | null> {
+export async function readTurn(deps: EngineDeps, turnId: string, askId?: string): Promise<KnownTurn | null> {
   const [turn, ask] = await Promise.all([
     deps.store.getTurn(turnId),
     askId === undefined ? null : deps.store.getAsk(turnId, askId),

@@ -1,7 +1,8 @@
 import { conversationKey } from '../asks/conversation.js';
-import { advanceTurn } from './advance-turn.js';
+import { advanceLeasedTurn, advanceTurn, leaseTtl, readTurn, releaseLease } from './advance-turn.js';
 import type { AdvanceOutcome, EngineDeps } from './engine-deps.js';
 import { newTurnRecord } from './new-turn-record.js';
+import type { KnownTurn } from './turn-record.js';
 import type { TurnStart } from './turn-start.js';
 
 /**
@@ -36,10 +37,31 @@ export async function startTurn(
     at,
     triggerTs,
   });
-  const created = await deps.store.createTurn(record);
-  deps.log.info({ turnId: start.turnId, created }, 'turn started');
+  // The lease is taken with the creation (one round trip), so the turn handed on is one nobody else could
+  // have moved: a duplicate run of this job that holds the lease makes this one wait instead.
+  const token = deps.newId();
+  const [leased, created] = await Promise.allSettled([
+    deps.store.acquireTurnLease(start.turnId, token, leaseTtl(deps)),
+    deps.store.createTurn(record),
+  ]);
+  if (leased.status === 'rejected') throw leased.reason;
+  if (created.status === 'rejected') {
+    if (leased.value) releaseLease(deps, start.turnId, token);
+    throw created.reason;
+  }
+  deps.log.info({ turnId: start.turnId, created: created.value }, 'turn started');
+  if (!leased.value) return { state: 'busy' };
   // Created here: the turn is what was just written (rev 1), so the first step does not read it back.
-  return advanceTurn(deps, start.turnId, created ? { known: { turn: record } } : {});
+  let known: KnownTurn | null = { turn: record };
+  if (!created.value) {
+    try {
+      known = await readTurn(deps, start.turnId);
+    } catch (error) {
+      releaseLease(deps, start.turnId, token);
+      throw error;
+    }
+  }
+  return advanceLeasedTurn(deps, start.turnId, token, known);
 }
 
 /**

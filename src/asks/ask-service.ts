@@ -107,13 +107,15 @@ export class AskService {
         const messageRef = await deps.surface.showAsk(conversation, ask);
         const shown = await deps.store.markAskShown(ask.scope, ask.askId, deps.now(), messageRef);
         deps.onCheckpoint?.('after-ask-shown', { turnId: ask.scope, askId: ask.askId });
-        // The timeout, the first follow-up point and the surface's note go out together (each idempotent).
+        // The timeout and the first follow-up point go out together (each idempotent). The surface is told
+        // after their replies: those come on the connection that also sent the ask's index move, so a reader
+        // of the index elsewhere (the inbox) sees the shown ask.
         const first = shown ? followUpPoints(shown)[0] : undefined;
         await Promise.all([
           shown?.deadline != null ? deps.timers.timeout(ask.scope, ask.askId, shown.deadline) : null,
           first ? deps.timers.nudge(ask.scope, ask.askId, first.at) : null,
-          shown ? this.#announceShown(shown) : null,
         ]);
+        if (shown) await this.#announceShown(shown);
         return true;
       } catch (error) {
         lastError = error;
@@ -468,8 +470,13 @@ export class AskService {
       } else if (ask.shownAt === null) {
         await waiterHandlerOf(deps.waiters, ask).reshow(ask);
         counts.reshown++;
-      } else if ((await this.timeout(turnId, askId)) === 'resolved') {
-        counts.timedOut++;
+      } else {
+        const outcome = await this.timeout(turnId, askId);
+        if (outcome === 'resolved') counts.timedOut++;
+        // Shown and not due, yet listed: its index entry lost the move to its deadline (a write sent
+        // without waiting). Marking it shown again changes nothing on the ask and sends the move again.
+        else if (outcome === 'not-due')
+          await deps.store.markAskShown(turnId, askId, ask.shownAt, ask.messageRef);
       }
     }
     for (const { turnId, askId } of await deps.store.listUnresumedAsks(limit)) {

@@ -214,8 +214,18 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
         ...(fresh.length > 0 ? [serializeTurnChunk(fresh, turnKey)] : []),
       ),
     );
-    const [added, reply] = await Promise.all([adding, pausing]);
-    const result = commitResultOf(reply, turnKey);
+    const [indexed, paused] = await Promise.allSettled([adding, pausing]);
+    if (paused.status === 'rejected') throw paused.reason;
+    const result = commitResultOf(paused.value, turnKey);
+    let added: number;
+    if (indexed.status === 'fulfilled') added = indexed.value;
+    else if (!result.ok) throw indexed.reason;
+    // The ZADD alone failed and the pause stood: the open ask is indexed before anyone is told it paused
+    // (markAskShown's ZADD XX would never add it). Thrown when Redis refuses it again.
+    else
+      added = await this.#call('pauseTurn', indexKey, () =>
+        this.#redis.zadd(indexKey, 'NX', -Date.parse(ask.createdAt), member),
+      );
     if (result.ok) {
       this.#positions.rememberCommit(turnKey, next.messages, delta);
       // The reads that follow (show, the click's read and answer) find the definition parsed: a copy, as the
@@ -283,7 +293,8 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     if (code === SCRIPT_CODE.notFound) return null;
     if (code !== SCRIPT_CODE.ok && code !== SCRIPT_CODE.unchanged) throw unknownCode(code, key);
     const ask = askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions);
-    if (code === SCRIPT_CODE.ok && ask.status === 'open' && ask.deadline !== null) {
+    // Also when it was shown before (a retried show): that repairs a move an earlier call sent and lost.
+    if (ask.status === 'open' && ask.deadline !== null) {
       const indexKey = this.keys.askIndex();
       const deadline = ask.deadline;
       // XX: never re-adds an ask its turn already consumed; GT: never takes a resolved ask back to open.
@@ -697,10 +708,15 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   }
 
   /**
-   * A write to the ask index that nobody needs the reply of. On one server it is sent now and not awaited:
-   * it is on the wire, ordered before any later command of this client, when the caller goes on (as in
-   * #moveToUnresumed), and a failure goes to `onBackgroundError` (the index is advisory: the sweep repairs
-   * it). A Cluster client does not keep that order, so with one it is awaited, and a failure thrown.
+   * A write to the ask index that nobody needs the reply of: the move of a shown ask to its deadline, and the
+   * removal of an ask its turn consumed. On one server it is sent now and not awaited: it is on the wire,
+   * ordered before any later command of this client, when the caller goes on (as in #moveToUnresumed), and a
+   * failure goes to `onBackgroundError`. What a lost write leaves is mended later: a shown ask left in the
+   * unshown band is read by the sweep at each pass until the next show of it (a retried show sends the move
+   * again) or its timeout resolves it, and a consumed ask left in the index is found resolved and removed by
+   * the sweep. A reader on another client may see the index before the write: the worker's readers that
+   * must not (the inbox refresh after a show) wait for a later reply of this client first. A Cluster client
+   * does not keep that order, so with one the write is awaited, and a failure thrown.
    */
   async #indexWrite(operation: string, write: () => Promise<unknown>): Promise<void> {
     if (this.#isCluster) {

@@ -136,24 +136,51 @@ describe('a turn carries what it stored', () => {
     expect(prompts.at(-1)).toStrictEqual(fromStored[0]);
   });
 
-  it('reads the turn again when someone else wrote it after the lease holder did (its next write loses and reloads)', async () => {
+  it('reads the turn again when someone else wrote it after the lease holder created it (its next write loses and reloads)', async () => {
+    let calls = 0;
     harness = createHarness({
       redisUrl: testRedisUrl(),
       worker: false,
-      model: scriptedModel(() => ({ text: 'FINAL done' })),
+      model: scriptedModel(() => {
+        calls++;
+        return { text: 'FINAL done' };
+      }),
     });
     const start = harness.turnStart('hello');
     const store = harness.store;
-    // Someone else moves the turn on between its creation and its first step (a stale known record).
+    // A writer that takes no lease (as failTurn does) moves the turn on right after its creation.
     const deps = {
       ...harness.deps,
-      store: withMethod(store, 'acquireTurnLease', async (turnId: string, token: string, ttl: number) => {
-        const turn = await store.getTurn(turnId);
-        if (turn) await store.commitTurn({ ...turn, stepCount: 5 }, turn.rev);
-        return store.acquireTurnLease(turnId, token, ttl);
+      store: withMethod(store, 'createTurn', async (turn) => {
+        const created = await store.createTurn(turn);
+        await store.commitTurn({ ...turn, stepCount: 5 }, 1);
+        return created;
       }),
     };
     expect(await startTurn(deps, start)).toEqual({ state: 'completed' });
     expect(await store.getTurn(start.turnId)).toMatchObject({ status: 'completed', stepCount: 6, rev: 4 });
+    expect(calls).toBe(2);
+  });
+
+  it('a second run of the turn job while the first holds the lease waits (busy) and calls no model', async () => {
+    let calls = 0;
+    harness = createHarness({
+      redisUrl: testRedisUrl(),
+      worker: false,
+      model: scriptedModel(() => {
+        calls++;
+        return { text: 'FINAL done' };
+      }),
+    });
+    const start = harness.turnStart('hello');
+    // The first run (a stalled job still working) holds the lease.
+    expect(await harness.store.acquireTurnLease(start.turnId, 'first-run', 10_000)).toBe(true);
+    expect(await startTurn(harness.deps, start)).toEqual({ state: 'busy' });
+    expect(calls).toBe(0);
+    expect(await harness.store.getTurn(start.turnId)).toMatchObject({ rev: 1, status: 'running' });
+    await harness.store.releaseTurnLease(start.turnId, 'first-run');
+    // Retried, it finds the turn it created and finishes it.
+    expect(await startTurn(harness.deps, start)).toEqual({ state: 'completed' });
+    expect(calls).toBe(1);
   });
 });

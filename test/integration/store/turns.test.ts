@@ -215,6 +215,36 @@ describe('pauseTurn', () => {
     );
   });
 
+  it('an index ZADD that fails alone never leaves a paused ask out of the index', async () => {
+    // A client whose first ZADD gets an error reply while everything else goes through.
+    let failures = 1;
+    const flaky = new Proxy(redis, {
+      get(target, property) {
+        if (property === 'zadd')
+          return (...args: Parameters<Redis['zadd']>) =>
+            failures-- > 0 ? Promise.reject(new Error('injected ZADD failure')) : target.zadd(...args);
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const flakyStore = new RedisTurnStore(flaky, { prefix: store.keys.prefix });
+    const turn = makeTurn('pause-flaky-index');
+    await flakyStore.createTurn(turn);
+    const ask = makeAsk('pause-flaky-index', 'ask-0');
+    const paused = flakyStore.pauseTurn({ ...turn, status: 'paused', pendingAskId: 'ask-0' }, 1, ask);
+    if (isClusterRun()) {
+      // A Cluster client waits for the ZADD before it sends the pause: nothing is paused.
+      await expect(paused).rejects.toThrow(SystemError);
+      expect(await store.getTurn('pause-flaky-index')).toMatchObject({ rev: 1, status: 'running' });
+      return;
+    }
+    // One server: the pause went out with the ZADD and stood, so the ZADD is sent again.
+    expect(await paused).toStrictEqual({ ok: true, rev: 2 });
+    expect(await redis.zscore(store.keys.askIndex(), 'pause-flaky-index|ask-0')).toBe(
+      String(-Date.parse(ask.createdAt)),
+    );
+  });
+
   it('writes nothing when the turn rev is stale (no ask, no index member)', async () => {
     const turn = makeTurn('pause-conflict');
     await store.createTurn(turn);
