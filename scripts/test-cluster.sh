@@ -39,4 +39,5 @@ export REDIS_URL="redis://127.0.0.1:${ports[0]}"
 export HOLDPOINT_TEST_REDIS_CLUSTER=1
 npx vitest run src/store test/integration/store test/integration/races.test.ts test/integration/api-races.test.ts \
   test/integration/crash-recovery.test.ts test/integration/thread-order.test.ts test/integration/asks/follow-ups.test.ts \
+  test/integration/known-turn.test.ts test/integration/asks/index-repair.test.ts \
   test/e2e/production-cluster.test.ts
