@@ -72,14 +72,14 @@ import {
   Usage,
   user,
 } from '@openai/agents';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool as aiTool } from 'ai';
+import { tool as aiTool, generateText, jsonSchema, type ModelMessage, stepCountIs } from 'ai';
 import { standardizePrompt } from 'ai/internal';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { readRedisFlags } from '../../scripts/redis-flags.mjs';
 import { advanceTurn } from '../../src/agent/advance-turn.js';
-import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import { startTurn } from '../../src/agent/thread-admission.js';
+import { askToolDefinitionFor } from '../../src/ask/ask-schema.js';
 import type { QuestionResolution } from '../../src/ask/types.js';
 import { startRedisServer } from '../../test/support/redis-server.js';
 import {
@@ -109,6 +109,15 @@ interface Sample {
   resume: number;
   /** resume to the end of the run (the final answer returned and, where the framework does, persisted). */
   resumeToEnd: number;
+}
+
+/** The sample of one iteration from its clock readings (performance.now(), ms) and {@link continuationAt}. */
+function sample(began: number, pausedAt: number, resumeBegan: number, endedAt: number): Sample {
+  return {
+    pause: pausedAt - began,
+    resume: continuationAt - resumeBegan,
+    resumeToEnd: endedAt - resumeBegan,
+  };
 }
 
 interface Framework {
@@ -171,11 +180,7 @@ async function holdpoint(redisUrl: string): Promise<Framework> {
       const ended = await advanceTurn(engine.deps, turnId, { askId: paused.askId });
       const endedAt = performance.now();
       if (ended.state !== 'completed') throw new Error(`holdpoint: resumed turn ended ${ended.state}`);
-      return {
-        pause: pausedAt - began,
-        resume: continuationAt - resumeBegan,
-        resumeToEnd: endedAt - resumeBegan,
-      };
+      return sample(began, pausedAt, resumeBegan, endedAt);
     },
     close: () => engine.close(),
   };
@@ -194,7 +199,10 @@ async function floor(redisUrl: string): Promise<Framework> {
   await redis.ping();
   const askTool = askToolDefinitionFor('recommended-or-first');
   const tools = {
-    [askTool.name]: aiTool({ description: askTool.description, inputSchema: jsonSchema(askTool.inputSchema) }),
+    [askTool.name]: aiTool({
+      description: askTool.description,
+      inputSchema: jsonSchema(askTool.inputSchema),
+    }),
   };
   const model = instantAskingModel({ onContinuation: markContinuation });
   const step = (messages: ModelMessage[]) =>
@@ -236,11 +244,7 @@ async function floor(redisUrl: string): Promise<Framework> {
       const endedAt = performance.now();
       if (ended.text !== 'FINAL done') throw new Error('floor: the run did not end');
       await redis.del(key, `${key}:answer`);
-      return {
-        pause: pausedAt - began,
-        resume: continuationAt - resumeBegan,
-        resumeToEnd: endedAt - resumeBegan,
-      };
+      return sample(began, pausedAt, resumeBegan, endedAt);
     },
     close: async () => {
       await redis.quit();
@@ -342,11 +346,7 @@ async function langgraph(): Promise<Framework> {
       const endedAt = performance.now();
       if (ended.messages.at(-1)?.content !== 'FINAL done') throw new Error('langgraph: the run did not end');
       await checkpointer.deleteThread(config.configurable.thread_id);
-      return {
-        pause: pausedAt - began,
-        resume: continuationAt - resumeBegan,
-        resumeToEnd: endedAt - resumeBegan,
-      };
+      return sample(began, pausedAt, resumeBegan, endedAt);
     },
     close: async () => {},
   };
@@ -450,11 +450,7 @@ async function openaiAgents(redisUrl: string): Promise<Framework> {
       const endedAt = performance.now();
       if (ended.finalOutput !== 'FINAL done') throw new Error('openai agents: the run did not end');
       await redis.del(key);
-      return {
-        pause: pausedAt - began,
-        resume: continuationAt - resumeBegan,
-        resumeToEnd: endedAt - resumeBegan,
-      };
+      return sample(began, pausedAt, resumeBegan, endedAt);
     },
     close: async () => {
       await redis.quit();
@@ -474,7 +470,10 @@ async function openaiAgents(redisUrl: string): Promise<Framework> {
 async function sdkPerCall(runs = 2000): Promise<{ generateText: number; standardizePrompt: number }> {
   const askTool = askToolDefinitionFor('recommended-or-first');
   const tools = {
-    [askTool.name]: aiTool({ description: askTool.description, inputSchema: jsonSchema(askTool.inputSchema) }),
+    [askTool.name]: aiTool({
+      description: askTool.description,
+      inputSchema: jsonSchema(askTool.inputSchema),
+    }),
   };
   const messages: ModelMessage[] = [
     ...HISTORY.map(({ role, text }): ModelMessage => ({ role, content: text })),

@@ -43,6 +43,21 @@ function withMethod<T extends object, K extends keyof T>(target: T, name: K, met
   });
 }
 
+/** Sets `harness` to one whose model replies at once, and counts the model's calls. */
+function replyingHarness(): { h: Harness; calls: () => number } {
+  let calls = 0;
+  const h = createHarness({
+    redisUrl: testRedisUrl(),
+    worker: false,
+    model: scriptedModel(() => {
+      calls++;
+      return { text: 'FINAL done' };
+    }),
+  });
+  harness = h;
+  return { h, calls: () => calls };
+}
+
 /** The harness's deps with a surface that keeps each ask it is asked to show, as it was handed over. */
 function capturing(h: Harness): { deps: Harness['deps']; shown: AskRecord[] } {
   const shown: AskRecord[] = [];
@@ -137,20 +152,12 @@ describe('a turn carries what it stored', () => {
   });
 
   it('reads the turn again when someone else wrote it after the lease holder created it (its next write loses and reloads)', async () => {
-    let calls = 0;
-    harness = createHarness({
-      redisUrl: testRedisUrl(),
-      worker: false,
-      model: scriptedModel(() => {
-        calls++;
-        return { text: 'FINAL done' };
-      }),
-    });
-    const start = harness.turnStart('hello');
-    const store = harness.store;
+    const { h, calls } = replyingHarness();
+    const start = h.turnStart('hello');
+    const store = h.store;
     // A writer that takes no lease (as failTurn does) moves the turn on right after its creation.
     const deps = {
-      ...harness.deps,
+      ...h.deps,
       store: withMethod(store, 'createTurn', async (turn) => {
         const created = await store.createTurn(turn);
         await store.commitTurn({ ...turn, stepCount: 5 }, 1);
@@ -159,28 +166,20 @@ describe('a turn carries what it stored', () => {
     };
     expect(await startTurn(deps, start)).toEqual({ state: 'completed' });
     expect(await store.getTurn(start.turnId)).toMatchObject({ status: 'completed', stepCount: 6, rev: 4 });
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
   });
 
   it('a second run of the turn job while the first holds the lease waits (busy) and calls no model', async () => {
-    let calls = 0;
-    harness = createHarness({
-      redisUrl: testRedisUrl(),
-      worker: false,
-      model: scriptedModel(() => {
-        calls++;
-        return { text: 'FINAL done' };
-      }),
-    });
-    const start = harness.turnStart('hello');
+    const { h, calls } = replyingHarness();
+    const start = h.turnStart('hello');
     // The first run (a stalled job still working) holds the lease.
-    expect(await harness.store.acquireTurnLease(start.turnId, 'first-run', 10_000)).toBe(true);
-    expect(await startTurn(harness.deps, start)).toEqual({ state: 'busy' });
-    expect(calls).toBe(0);
-    expect(await harness.store.getTurn(start.turnId)).toMatchObject({ rev: 1, status: 'running' });
-    await harness.store.releaseTurnLease(start.turnId, 'first-run');
+    expect(await h.store.acquireTurnLease(start.turnId, 'first-run', 10_000)).toBe(true);
+    expect(await startTurn(h.deps, start)).toEqual({ state: 'busy' });
+    expect(calls()).toBe(0);
+    expect(await h.store.getTurn(start.turnId)).toMatchObject({ rev: 1, status: 'running' });
+    await h.store.releaseTurnLease(start.turnId, 'first-run');
     // Retried, it finds the turn it created and finishes it.
-    expect(await startTurn(harness.deps, start)).toEqual({ state: 'completed' });
-    expect(calls).toBe(1);
+    expect(await startTurn(h.deps, start)).toEqual({ state: 'completed' });
+    expect(calls()).toBe(1);
   });
 });
