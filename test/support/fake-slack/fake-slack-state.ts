@@ -41,6 +41,12 @@ export function compareTs(a: string, b: string): number {
 
 export class FakeSlackState {
   readonly messages: FakeSlackMessage[] = [];
+  /**
+   * The same messages by channel and ts: tests look messages up by ts thousands of times a second (a thread
+   * waiting for its reply checks every streamed and edited message), and a scan of every message each time
+   * made a long test file starve the fake's own server.
+   */
+  private readonly byTs = new Map<string, FakeSlackMessage>();
   readonly ephemerals: FakeSlackEphemeral[] = [];
   readonly views = new Map<string, Record<string, unknown>>();
   /** The Home tab view published for each user (`views.publish`), by user id. */
@@ -72,7 +78,16 @@ export class FakeSlackState {
   }
 
   find(channel: string, ts: string): FakeSlackMessage | undefined {
-    return this.messages.find((message) => message.channel === channel && message.ts === ts);
+    return this.byTs.get(`${channel}\u0000${ts}`);
+  }
+
+  private removeMessage(message: FakeSlackMessage): void {
+    this.messages.splice(this.messages.indexOf(message), 1);
+    const key = `${message.channel}\u0000${message.ts}`;
+    if (this.byTs.get(key) !== message) return;
+    const next = this.messages.find((other) => other.channel === message.channel && other.ts === message.ts);
+    if (next) this.byTs.set(key, next);
+    else this.byTs.delete(key);
   }
 
   thread(channel: string, threadTs: string): FakeSlackMessage[] {
@@ -86,6 +101,9 @@ export class FakeSlackState {
 
   addMessage(message: FakeSlackMessage): FakeSlackMessage {
     this.messages.push(message);
+    // The first message of a ts stays the one found, as with a scan in order.
+    const key = `${message.channel}\u0000${message.ts}`;
+    if (!this.byTs.has(key)) this.byTs.set(key, message);
     if (message.thread_ts !== undefined && message.thread_ts !== message.ts) {
       const parent = this.find(message.channel, message.thread_ts);
       if (parent !== undefined && parent.thread_ts === undefined) parent.thread_ts = parent.ts;
@@ -232,7 +250,7 @@ export class FakeSlackState {
       });
       const invalid = this.appendChunks(message, args);
       if (invalid !== null) {
-        this.messages.splice(this.messages.indexOf(message), 1);
+        this.removeMessage(message);
         return invalid;
       }
       return ok({ channel, ts: message.ts });
@@ -263,7 +281,7 @@ export class FakeSlackState {
     'chat.delete': (args) => {
       const found = this.ownMessage(args, 'ts');
       if ('body' in found) return found;
-      this.messages.splice(this.messages.indexOf(found), 1);
+      this.removeMessage(found);
       return ok({ channel: found.channel, ts: found.ts });
     },
 
