@@ -516,15 +516,25 @@ function line(label: string, values: number[], unit = 'ms', digits = 2): string 
   return `  ${label.padEnd(34)} p50 ${f(p50)} ${unit}  p95 ${f(p95)} ${unit}  p99 ${f(p99)} ${unit}`;
 }
 
+/** The names BENCH_PEERS_ONLY takes, in the order the frameworks are built. */
+const FRAMEWORK_NAMES = ['holdpoint', 'langgraph', 'openai', 'floor'] as const;
+
 async function main(): Promise<void> {
+  // BENCH_PEERS_ONLY=holdpoint (or a comma list) runs only those, e.g. to profile one of them alone.
+  const only = process.env.BENCH_PEERS_ONLY?.split(',').map((name) => name.trim());
+  const unknown = only?.filter((name) => !(FRAMEWORK_NAMES as readonly string[]).includes(name)) ?? [];
+  if (unknown.length > 0) {
+    console.error(
+      `BENCH_PEERS_ONLY names unknown frameworks: ${unknown.join(', ')} (known: ${FRAMEWORK_NAMES.join(', ')})`,
+    );
+    process.exit(2);
+  }
   const server = process.env.REDIS_URL ? null : await startRedisServer(readRedisFlags());
   const redisUrl = process.env.REDIS_URL ?? server?.url ?? '';
   const probe = new Redis(redisUrl);
   if (server) await probe.config('SET', 'auto-aof-rewrite-percentage', '0');
   const info = await probe.info('server');
-  // BENCH_PEERS_ONLY=holdpoint (or a comma list) runs only those, e.g. to profile one of them alone.
-  const only = process.env.BENCH_PEERS_ONLY?.split(',');
-  const builders: Array<[string, () => Promise<Framework>]> = [
+  const builders: Array<[(typeof FRAMEWORK_NAMES)[number], () => Promise<Framework>]> = [
     ['holdpoint', () => holdpoint(redisUrl)],
     ['langgraph', langgraph],
     ['openai', () => openaiAgents(redisUrl)],
