@@ -91,8 +91,19 @@ import {
   SYSTEM_PROMPT,
 } from '../holdpoint-engine.js';
 
-const ITERATIONS = Number(process.env.BENCH_PEERS_ITERATIONS ?? 500);
-const WARMUP = Number(process.env.BENCH_PEERS_WARMUP ?? 100);
+/** A count from the environment: a whole number of at least `min`; anything else stops the bench with a message. */
+function countFromEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    console.error(`${name} must be a whole number of at least ${min}, got ${JSON.stringify(raw)}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const ITERATIONS = countFromEnv('BENCH_PEERS_ITERATIONS', 500, 1);
+const WARMUP = countFromEnv('BENCH_PEERS_WARMUP', 100, 0);
 const HISTORY = historyTexts(40, 500);
 const TRIGGER = 'The payments-api deploy failed on canary. What now?';
 const ANSWER = { answers: [{ question: 'What now?', selected: ['Roll back'], answeredBy: 'U0BOB' }] };
@@ -521,7 +532,7 @@ const FRAMEWORK_NAMES = ['holdpoint', 'langgraph', 'openai', 'floor'] as const;
 
 async function main(): Promise<void> {
   // BENCH_PEERS_ONLY=holdpoint (or a comma list) runs only those, e.g. to profile one of them alone.
-  const only = process.env.BENCH_PEERS_ONLY?.split(',').map((name) => name.trim());
+  const only = process.env.BENCH_PEERS_ONLY?.split(',').map((name) => name.trim().toLowerCase());
   const unknown = only?.filter((name) => !(FRAMEWORK_NAMES as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0) {
     console.error(
