@@ -90,7 +90,7 @@ export function releaseLease(deps: EngineDeps, turnId: string, token: string): v
 }
 
 /** The turn, and the ask `askId` when the turn waits on it; null when the turn is absent. */
-export async function readTurn(deps: EngineDeps, turnId: string, askId?: string): Promise<KnownTurn | null> {
+async function readTurn(deps: EngineDeps, turnId: string, askId?: string): Promise<KnownTurn | null> {
   const [turn, ask] = await Promise.all([
     deps.store.getTurn(turnId),
     askId === undefined ? null : deps.store.getAsk(turnId, askId),

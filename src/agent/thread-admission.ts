@@ -1,8 +1,7 @@
 import { conversationKey } from '../asks/conversation.js';
-import { advanceLeasedTurn, advanceTurn, leaseTtl, readTurn, releaseLease } from './advance-turn.js';
+import { advanceLeasedTurn, advanceTurn, leaseTtl, releaseLease } from './advance-turn.js';
 import type { AdvanceOutcome, EngineDeps } from './engine-deps.js';
 import { newTurnRecord } from './new-turn-record.js';
-import type { KnownTurn } from './turn-record.js';
 import type { TurnStart } from './turn-start.js';
 
 /**
@@ -51,17 +50,13 @@ export async function startTurn(
   }
   deps.log.info({ turnId: start.turnId, created: created.value }, 'turn started');
   if (!leased.value) return { state: 'busy' };
-  // Created here: the turn is what was just written (rev 1), so the first step does not read it back.
-  let known: KnownTurn | null = { turn: record };
+  // Someone created it first (a duplicate run of this job): give the lease back and advance it as stored.
   if (!created.value) {
-    try {
-      known = await readTurn(deps, start.turnId);
-    } catch (error) {
-      releaseLease(deps, start.turnId, token);
-      throw error;
-    }
+    releaseLease(deps, start.turnId, token);
+    return advanceTurn(deps, start.turnId);
   }
-  return advanceLeasedTurn(deps, start.turnId, token, known);
+  // Created here: the turn is what was just written (rev 1), so the first step does not read it back.
+  return advanceLeasedTurn(deps, start.turnId, token, { turn: record });
 }
 
 /**
