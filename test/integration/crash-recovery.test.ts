@@ -116,9 +116,15 @@ describe('a worker killed with SIGKILL', () => {
       'the timeout timer',
     );
     expect(dueAt).toBe(ask.deadline);
-    // Its bucket's sweep job waits for it (unless the 3 s deadline already passed and the sweep ran and was removed).
-    const sweep = await harness.queue.getJob(sweepJobId(Math.ceil(dueAt / harness.lane.bucketMs)));
-    if (Date.now() < dueAt - 500) expect(sweep).toBeDefined();
+    // Its bucket's sweep job waits for it (unless the 3 s deadline already passed and the sweep ran and was
+    // removed). The lane adds the job after it sets the timer, one round trip later: wait for it, do not peek.
+    const sweepId = sweepJobId(Math.ceil(dueAt / harness.lane.bucketMs));
+    await waitFor(
+      async () => Date.now() >= dueAt - 500 || (await harness?.queue.getJob(sweepId)) !== undefined,
+      20_000,
+      'the sweep job of the timeout bucket',
+    );
+    if (Date.now() < dueAt - 500) expect(await harness.queue.getJob(sweepId)).toBeDefined();
     await answerInChild(harness, start.turnId, ask.askId);
     await expectCompletedOnce(harness, start.turnId);
   });
