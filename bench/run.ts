@@ -25,6 +25,7 @@
  * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack,locks,api,timers runs only those sections;
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
  * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there, and of section 9's timed window;
+ * BENCH_REDIS_COMMANDS=1 prints the Redis commands that took the most server time in section 9's window;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
  * on its own, see src/ops/coalescing-redis.ts); BENCH_AOF_REWRITE=1 keeps Redis's automatic AOF rewrites
  * (switched off for the run otherwise, see main()). REDIS_URL runs against that Redis instead of a private
@@ -409,6 +410,39 @@ async function benchTimeoutLateness(redisUrl: string): Promise<void> {
   await redis.del(new StoreKeys('bench-timeout').dueTimers());
   await workerConnection.quit();
   await redis.quit();
+}
+
+/** CPU seconds the Redis server has used (`INFO cpu`: used_cpu_user + used_cpu_sys, all its threads). */
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+/**
+ * The 20 Redis commands that took the most server time since the last `CONFIG RESETSTAT` (`INFO
+ * commandstats`), one line each: calls, total µs, µs per call. A script's own commands are counted both
+ * inside its `evalsha` and on their own lines.
+ */
+async function redisCommandTimes(redis: Redis): Promise<string> {
+  const rows: Array<{ name: string; calls: number; usec: number }> = [];
+  for (const line of (await redis.info('commandstats')).split('\n')) {
+    const match = /^cmdstat_([\w|]+):calls=(\d+),usec=(\d+)/.exec(line);
+    if (match) rows.push({ name: match[1] ?? '', calls: Number(match[2]), usec: Number(match[3]) });
+  }
+  return rows
+    .sort((a, b) => b.usec - a.usec)
+    .slice(0, 20)
+    .map(
+      (row) =>
+        `   redis ${row.name.padEnd(18)} calls ${String(row.calls).padStart(8)}  ${String(row.usec).padStart(9)} µs  ${(row.usec / row.calls).toFixed(1).padStart(6)} µs/call`,
+    )
+    .join('\n');
+}
+
+/** `seconds` of CPU over `wallSeconds` as a percentage of one core, e.g. `87%`. */
+function percentOf(seconds: number, wallSeconds: number): string {
+  return `${Math.round((seconds / Math.max(0.001, wallSeconds)) * 100)}%`;
 }
 
 /**
@@ -948,8 +982,8 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
     if (event.type === 'turn-ended') turnsEnded++;
   };
   const timeout = engine.deps.asks.timeout.bind(engine.deps.asks);
-  engine.deps.asks.timeout = async (turnId, askId) => {
-    const outcome = await timeout(turnId, askId);
+  engine.deps.asks.timeout = async (turnId, askId, options) => {
+    const outcome = await timeout(turnId, askId, options);
     if (outcome === 'not-due') earlyRuns++;
     return outcome;
   };
@@ -997,10 +1031,31 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   });
   await Promise.all([turns.waitUntilReady(), timers.waitUntilReady()]);
   const profiler = await startProfile(`timers-${count}`);
+  // CPU is counted over the window (from its start to the last timeout), not the wait before it.
+  let cpuBefore = { redis: 0, node: process.cpuUsage(), at: performance.now() };
+  const windowStarted = new Promise<void>((resolve) =>
+    setTimeout(
+      async () => {
+        if (process.env.BENCH_REDIS_COMMANDS) await engine.connections.request.config('RESETSTAT');
+        cpuBefore = {
+          redis: await redisCpuSeconds(engine.connections.request),
+          node: process.cpuUsage(),
+          at: performance.now(),
+        };
+        resolve();
+      },
+      Math.max(0, start - Date.now()),
+    ),
+  );
   const limit = new Promise<'limit'>((resolve) =>
     setTimeout(() => resolve('limit'), Math.max(0, start - Date.now()) + windowMs + 180_000).unref(),
   );
   const ended = await Promise.race([all.then(() => 'all' as const), limit]);
+  await windowStarted;
+  if (process.env.BENCH_REDIS_COMMANDS) console.log(await redisCommandTimes(engine.connections.request));
+  const windowSeconds = (performance.now() - cpuBefore.at) / 1000;
+  const redisCpu = (await redisCpuSeconds(engine.connections.request)) - cpuBefore.redis;
+  const nodeCpu = process.cpuUsage(cpuBefore.node);
   await profiler?.stop();
   const turnsInWindow = turnsEnded;
   const early = lateness.filter((ms) => ms < 0).length;
@@ -1012,6 +1067,11 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
     `   fired ${lateness.length}/${count}${ended === 'limit' ? ' (stopped at the time limit)' : ''} at ${Math.round(rate)}/s (due at ${Math.round(count / (windowMs / 1000))}/s); early job runs ${earlyRuns}; ` +
       `turn lane meanwhile: ${turnsInWindow} resumed turns ended (8 at a time, model 50-200 ms); ` +
       `setup ${(setupMs / 1000).toFixed(1)} s, ${slack >= 0 ? `${(slack / 1000).toFixed(1)} s before the window` : `overran the window start by ${(-slack / 1000).toFixed(1)} s`}`,
+  );
+  // Which side is the limit: a process near 100% of one core is saturated (Redis runs commands on one thread).
+  console.log(
+    `   CPU from the window's start to the last timeout (${windowSeconds.toFixed(1)} s): Redis ${percentOf(redisCpu, windowSeconds)}, ` +
+      `this process (workers, bench, resumed turns) ${percentOf((nodeCpu.user + nodeCpu.system) / 1e6, windowSeconds)} of one core`,
   );
   await timers.close();
   await turns.close();

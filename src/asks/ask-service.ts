@@ -251,10 +251,15 @@ export class AskService {
    * The `timeout` job: resolves every unanswered question by the ask's policy (answers already given stay),
    * lets the waiter go on, and updates the shown message. When the ask already resolved it only makes
    * sure the waiter went on (a crash between an answer and its continuation).
+   * @param options.byDueTimer the caller is the due set's sweep: it removes the timeout timer it handled
+   *   itself, and a nudge timer of the ask is due before the deadline (every follow-up point is), so it has
+   *   run already or ends on the resolved ask by itself. The `ZREM` of both (one Redis command per timeout,
+   *   tidying only) is then left out.
    */
   async timeout(
     turnId: string,
     askId: string,
+    options: { byDueTimer?: boolean } = {},
   ): Promise<'resolved' | 'already-resolved' | 'not-due' | 'missing'> {
     const deps = this.#deps;
     const ask = await deps.store.getAsk(turnId, askId);
@@ -283,7 +288,7 @@ export class AskService {
     }
     deps.log.info({ turnId, askId }, 'ask resolved by timeout');
     deps.onCheckpoint?.('after-timeout-resolved', { turnId, askId });
-    await this.#resolved(result.ask);
+    await this.#resolved(result.ask, { removeTimers: options.byDueTimer !== true });
     deps.observe?.({ type: 'ask-resolved', how: 'assumed', waitedMs: null, policy: ask.policy });
     // Shown at once here; if this process dies first, the waiter's continuation draws it (a turn syncs the
     // message before it resumes).
@@ -519,9 +524,13 @@ export class AskService {
    * timeout job is only tidying, so it is not awaited: the answer-once step already decided, and a timeout
    * job that still fires finds the ask resolved and does nothing.
    */
-  async #resolved(ask: AskRecord): Promise<void> {
+  async #resolved(
+    ask: AskRecord,
+    options: { removeTimers: boolean } = { removeTimers: true },
+  ): Promise<void> {
     const deps = this.#deps;
     await waiterHandlerOf(deps.waiters, ask).continue(ask, { recover: false });
+    if (!options.removeTimers) return;
     deps.timers.cancelTimeout(ask.scope, ask.askId).catch((error: unknown) => {
       deps.log.debug(
         { turnId: ask.scope, askId: ask.askId, err: error },

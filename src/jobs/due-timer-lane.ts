@@ -224,7 +224,7 @@ export class DueTimerLane {
  */
 export async function handleDueTimer(deps: EngineDeps, timer: DueTimer): Promise<DueOutcome> {
   if (timer.kind === 'timeout') {
-    const outcome = await deps.asks.timeout(timer.turnId, timer.askId);
+    const outcome = await deps.asks.timeout(timer.turnId, timer.askId, { byDueTimer: true });
     if (outcome !== 'not-due') return 'done';
     const ask = await deps.store.getAsk(timer.turnId, timer.askId);
     return ask?.status === 'open' && ask.deadline !== null ? { at: ask.deadline } : 'done';

@@ -7,6 +7,13 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { submitTurn } from '../../src/agent/thread-admission.js';
+import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
+import {
+  ASK_RECORD_VERSION,
+  type AskDefinition,
+  NO_FOLLOW_UP,
+  standaloneScope,
+} from '../../src/asks/types.js';
 import { type DueOutcome, DueTimerLane } from '../../src/jobs/due-timer-lane.js';
 import { sweepJobId, timeoutJobId } from '../../src/jobs/job-ids.js';
 import { JOB_NAMES } from '../../src/jobs/payloads.js';
@@ -287,5 +294,61 @@ describe('a timer of an ask whose stored state is unreadable', () => {
     await expect(h.store.getAsk('turn-x', 'ask-x')).rejects.toThrow();
     await h.lane.schedule({ kind: 'timeout', turnId: 'turn-x', askId: 'ask-x' }, Date.now());
     await waitFor(async () => (await h.lane.due.count()) === 0, 5000, 'the timer ended');
+  });
+});
+
+describe('an ask that times out through the due set', () => {
+  it('leaves no timer behind: its reminder ran before the deadline and the sweep released the timeout', async () => {
+    harness = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
+    const h = harness;
+    const decoded = decodeAskArguments({
+      questions: [
+        {
+          header: 'Go',
+          question: 'Ship it?',
+          options: [{ label: 'Yes', recommended: true }, { label: 'No' }],
+        },
+      ],
+    });
+    if (!decoded.ok) throw new Error('fixture ask must decode');
+    const definition: AskDefinition = {
+      version: ASK_RECORD_VERSION,
+      askId: 'lane-tidy',
+      scope: standaloneScope('lane-tidy'),
+      waiter: { kind: 'api', clientName: 'deploy-script' },
+      ordinal: 0,
+      questions: decoded.ask.questions,
+      conversation: { surface: 'memory', channel: 'C0OPS', threadTs: '1780000000.000100' },
+      requestedBy: 'deploy-script',
+      answerers: { mode: 'anyone' },
+      timeoutMs: 800,
+      policy: 'recommended-or-first',
+      createdAt: new Date().toISOString(),
+      followUp: { ...NO_FOLLOW_UP, reminders: [{ kind: 'after', ms: 300 }] },
+    };
+    const opened = await h.deps.asks.open(definition.conversation, definition);
+    const timeout = { kind: 'timeout', turnId: definition.scope, askId: 'lane-tidy' } as const;
+    expect(await h.lane.due.dueAt(timeout)).toBe(opened?.deadline);
+    expect(await h.lane.due.dueAt({ ...timeout, kind: 'nudge' })).toBe((opened?.shownAt ?? 0) + 300);
+    const resolved = await waitFor(
+      async () => {
+        const ask = await h.store.getAsk(definition.scope, 'lane-tidy');
+        return ask?.status === 'resolved' ? ask : undefined;
+      },
+      10_000,
+      'the timeout',
+    );
+    expect(resolved.resolutions[0]).toMatchObject({ status: 'assumed', selected: ['Yes'] });
+    // Nothing else happens: once the due set is empty and no sweep job waits, the reminder went out once.
+    await waitFor(async () => (await h.lane.due.count()) === 0, 10_000, 'an empty due set');
+    await waitFor(
+      async () => {
+        const counts = await h.lane.queue.getJobCounts('delayed', 'wait', 'active');
+        return Object.values(counts).every((n) => n === 0);
+      },
+      10_000,
+      'no sweep job left',
+    );
+    expect(await h.surface.calls('postNotice')).toBe(1);
   });
 });
