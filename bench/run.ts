@@ -38,7 +38,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import {
+  monitorEventLoopDelay,
+  PerformanceObserver,
+  constants as perfConstants,
+  performance,
+} from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { type Job, Queue, Worker } from 'bullmq';
@@ -438,6 +443,39 @@ async function redisCommandTimes(redis: Redis): Promise<string> {
         `   redis ${row.name.padEnd(18)} calls ${String(row.calls).padStart(8)}  ${String(row.usec).padStart(9)} µs  ${(row.usec / row.calls).toFixed(1).padStart(6)} µs/call`,
     )
     .join('\n');
+}
+
+/**
+ * Counts this process's garbage-collection pauses from now (or the last `reset()`) until `stop()`: young
+ * generation (scavenges) and full (mark-sweep-compact) collections, each as a count and ms in all.
+ */
+function gcPauses(): {
+  reset(): void;
+  stop(): { minor: number; minorMs: number; major: number; majorMs: number };
+} {
+  let totals = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+        totals.minor++;
+        totals.minorMs += entry.duration;
+      } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        totals.major++;
+        totals.majorMs += entry.duration;
+      }
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    reset() {
+      totals = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
+    },
+    stop() {
+      observer.disconnect();
+      return totals;
+    },
+  };
 }
 
 /** `seconds` of CPU over `wallSeconds` as a percentage of one core, e.g. `87%`. */
@@ -1031,12 +1069,14 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   });
   await Promise.all([turns.waitUntilReady(), timers.waitUntilReady()]);
   const profiler = await startProfile(`timers-${count}`);
+  const gc = gcPauses();
   // CPU is counted over the window (from its start to the last timeout), not the wait before it.
   let cpuBefore = { redis: 0, node: process.cpuUsage(), at: performance.now() };
   const windowStarted = new Promise<void>((resolve) =>
     setTimeout(
       async () => {
         if (process.env.BENCH_REDIS_COMMANDS) await engine.connections.request.config('RESETSTAT');
+        gc.reset();
         cpuBefore = {
           redis: await redisCpuSeconds(engine.connections.request),
           node: process.cpuUsage(),
@@ -1056,6 +1096,8 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   const windowSeconds = (performance.now() - cpuBefore.at) / 1000;
   const redisCpu = (await redisCpuSeconds(engine.connections.request)) - cpuBefore.redis;
   const nodeCpu = process.cpuUsage(cpuBefore.node);
+  const gcInWindow = gc.stop();
+  const rssMb = Math.round(process.memoryUsage().rss / 1048576);
   await profiler?.stop();
   const turnsInWindow = turnsEnded;
   const early = lateness.filter((ms) => ms < 0).length;
@@ -1071,7 +1113,8 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   // Which side is the limit: a process near 100% of one core is saturated (Redis runs commands on one thread).
   console.log(
     `   CPU from the window's start to the last timeout (${windowSeconds.toFixed(1)} s): Redis ${percentOf(redisCpu, windowSeconds)}, ` +
-      `this process (workers, bench, resumed turns) ${percentOf((nodeCpu.user + nodeCpu.system) / 1e6, windowSeconds)} of one core`,
+      `this process (workers, bench, resumed turns) ${percentOf((nodeCpu.user + nodeCpu.system) / 1e6, windowSeconds)} of one core; ` +
+      `its GC paused it ${Math.round(gcInWindow.minorMs)} ms in ${gcInWindow.minor} young-generation and ${Math.round(gcInWindow.majorMs)} ms in ${gcInWindow.major} full collections; resident memory at the end ${rssMb} MB`,
   );
   await timers.close();
   await turns.close();
