@@ -197,11 +197,19 @@ describe('malformed signed Slack requests (built app, real HTTP receiver)', () =
     // Warm the receiver's code paths once, so the first case does not pay for lazy module loading.
     expect((await app.send(urlVerificationRequest({ secret: TEST_SIGNING_SECRET }))).status).toBe(200);
     const before = await snapshot();
-    const results: Array<{ name: string; status: number; ms: number }> = [];
-    for (const [name, request] of CASES) {
+    const results: Array<{ name: string; status: number; ms: number; firstMs?: number }> = [];
+    const timed = async (request: (typeof CASES)[number][1]) => {
       const started = performance.now();
       const response = await app.send(request);
-      results.push({ name, status: response.status, ms: Math.round(performance.now() - started) });
+      return { status: response.status, ms: Math.round(performance.now() - started) };
+    };
+    for (const [name, request] of CASES) {
+      const first = await timed(request);
+      // A request that took 100 ms or more is sent once more (it changes nothing): a GC pause or a busy
+      // core can slow one answer, while a receiver that waits (Bolt's 3 s for an unhandled request) is
+      // slow both times.
+      if (first.ms < 100) results.push({ name, ...first });
+      else results.push({ name, ...(await timed(request)), firstMs: first.ms });
     }
     const bad = results.filter(
       (r) => !(r.status === 200 || (r.status >= 400 && r.status < 500)) || r.ms >= 100,

@@ -373,8 +373,14 @@ describe('production OAuth install mode: two workspaces, nothing crosses', () =>
     replay.enqueue(provider, 'a-text-and-ask_question');
     const inA = threadIn(teamA);
     expect(await inA.mention()).toBe(200);
-    await inA.waitForAsk();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const askA = await inA.waitForAsk();
+    // The turn job's last Slack call for team A: after the ask is posted it takes the working reaction off.
+    // Counting team A's calls before it lands would count one too few.
+    await fake.waitForCall(
+      'reactions.remove',
+      (call) => call.token === teamA.botToken && call.time >= askA.time,
+      15_000,
+    );
 
     // Slack revokes the workspace's tokens and tells the app.
     teamA.revokeTokens();

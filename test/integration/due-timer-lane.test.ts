@@ -242,8 +242,11 @@ describe('asks shown before the due set', () => {
     const start = harness.turnStart('legacy timeout');
     await submitTurn(harness.deps, start);
     const ask = await shownAsk(harness, start.turnId);
-    // What an ask shown by an older build has: no timer in the due set, a delayed job instead.
-    await harness.lane.unschedule({ kind: 'timeout', turnId: start.turnId, askId: ask.askId });
+    // What an ask shown by an older build has: no timer in the due set, a delayed job instead. The timer
+    // is set right after the ask is marked shown: wait for it before taking it out, or it would come after.
+    const timer = { kind: 'timeout', turnId: start.turnId, askId: ask.askId } as const;
+    await waitFor(async () => (await harness?.lane.due.dueAt(timer)) ?? undefined, 5000, 'the due timer');
+    await harness.lane.unschedule(timer);
     await harness.queue.add(
       JOB_NAMES.timeout,
       { turnId: start.turnId, askId: ask.askId },
@@ -258,6 +261,16 @@ describe('asks shown before the due set', () => {
       'the ask resolved by the old job',
     );
     expect(resolved.resolutions[0]?.status).toBe('assumed');
+    // It was the old job that resolved it, not a due timer.
+    const job = await waitFor(
+      async () => {
+        const current = await harness?.queue.getJob(timeoutJobId(ask.askId));
+        return current?.finishedOn ? current : undefined;
+      },
+      10_000,
+      'the old job finished',
+    );
+    expect(job.returnvalue).toBe('resolved');
   });
 });
 

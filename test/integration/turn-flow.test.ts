@@ -118,9 +118,16 @@ describe('pause, answer, resume', () => {
     });
     for (const prompt of model.prompts) expect(promptPairingProblems(prompt)).toEqual([]);
     expect(model.prompts).toHaveLength(2);
-    const turn = await harness.store.getTurn(start.turnId);
-    expect(turn?.status).toBe('completed');
-    expect(turn?.outbox.every((entry) => entry.state === 'posted')).toBe(true);
+    // The reply is posted first and marked posted in the outbox after: wait for the mark.
+    const turn = await waitFor(
+      async () => {
+        const current = await harness?.store.getTurn(start.turnId);
+        return current?.outbox.every((entry) => entry.state === 'posted') ? current : undefined;
+      },
+      10_000,
+      'the outbox marked posted',
+    );
+    expect(turn.status).toBe('completed');
     // The timeout timer was tidied away: the ask resolves exactly once.
     await waitFor(
       async () =>
@@ -381,9 +388,13 @@ describe('other pause paths', () => {
       const ask = await shownAsk(harness as Harness, start.turnId);
       return ask.askId !== first.askId ? ask : undefined;
     });
-    // The second ask has a timer of its own, due at its own deadline.
-    expect(await harness.lane.due.dueAt({ kind: 'timeout', turnId: start.turnId, askId: second.askId })).toBe(
-      second.deadline,
+    // The second ask has a timer of its own, due at its own deadline (set right after the ask is marked
+    // shown, so waited for, not read once).
+    const timer = { kind: 'timeout', turnId: start.turnId, askId: second.askId } as const;
+    await waitFor(
+      async () => (await harness?.lane.due.dueAt(timer)) === second.deadline,
+      5000,
+      "the second ask's timeout timer at its deadline",
     );
     const reply = await finalReply(harness, start.turnId);
     expect(replyAnswers(reply.text).map((a) => a.status)).toEqual(['assumed', 'assumed']);
