@@ -65,8 +65,8 @@ describe('PostAckQueue', () => {
     );
     clicking = false;
     await clicks;
-    // Without the cap no task would start while clicks keep coming (they stop only after all ran); 1 s, not
-    // 20 ms, so that a loaded machine's event-loop stall does not fail it.
+    // Without the cap (20 ms here) no task would start while clicks keep coming (they stop only after all
+    // ran); the bound is 1 s so that a loaded machine's event-loop stall does not fail it.
     expect(Math.max(...waits)).toBeLessThan(1000);
     expect(queue.waitingForAcks).toBe(0);
   });
