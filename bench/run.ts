@@ -101,6 +101,11 @@ function summary(label: string, samples: number[], unit = 'ms'): string {
   return `${label.padEnd(58)} n=${String(sorted.length).padStart(5)}  p50 ${f(percentile(sorted, 50))} ${unit}  p99 ${f(percentile(sorted, 99))} ${unit}  min ${f(sorted[0] ?? Number.NaN)}  max ${f(sorted.at(-1) ?? Number.NaN)}`;
 }
 
+/** A numeric field (`used_memory`, `total_forks`, …) of `INFO` output; 0 when it is not there. */
+function infoNumber(info: string, field: string): number {
+  return Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+}
+
 /**
  * How many times Redis forked so far (`INFO stats` total_forks). With the compose flags (`appendonly yes`) it
  * forks to rewrite the AOF each time the file doubled, which the bench's own setup writes make happen every
@@ -108,7 +113,7 @@ function summary(label: string, samples: number[], unit = 'ms'): string {
  * line of section 2 says when one overlapped it, and `main()` prints a line after any section one overlapped.
  */
 async function redisForks(redis: Redis): Promise<number> {
-  return Number(/total_forks:(\d+)/.exec(await redis.info('stats'))?.[1] ?? 0);
+  return infoNumber(await redis.info('stats'), 'total_forks');
 }
 
 /** The note a timed line gets when Redis forked `forks` times during it. */
@@ -420,8 +425,7 @@ async function benchTimeoutLateness(redisUrl: string): Promise<void> {
 /** CPU seconds the Redis server has used (`INFO cpu`: used_cpu_user + used_cpu_sys, all its threads). */
 async function redisCpuSeconds(redis: Redis): Promise<number> {
   const info = await redis.info('cpu');
-  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
-  return field('used_cpu_user') + field('used_cpu_sys');
+  return infoNumber(info, 'used_cpu_user') + infoNumber(info, 'used_cpu_sys');
 }
 
 /**
@@ -520,7 +524,7 @@ async function memoryPerOpenAsk(
   ask: NormalizedAsk,
 ): Promise<void> {
   const count = 2000;
-  const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0);
+  const usedMemory = async () => infoNumber(await redis.info('memory'), 'used_memory');
   // Warm the sets up so that their first growth is not counted.
   const open = async (): Promise<number> => {
     const { turnId, askId, paused } = await pausedTurn(store, ask, 2000);
@@ -595,7 +599,7 @@ async function benchBytes(redisUrl: string, ask: NormalizedAsk): Promise<void> {
     content: `step ${n} ${'z'.repeat(200)}`,
   });
   await store.commitTurn({ ...current, messages: [...current.messages, stepMessage(0)] }, current.rev);
-  const netIn = async () => Number(/total_net_input_bytes:(\d+)/.exec(await redis.info('stats'))?.[1] ?? 0);
+  const netIn = async () => infoNumber(await redis.info('stats'), 'total_net_input_bytes');
   const steps = 50;
   let sent = 0;
   for (let n = 1; n <= steps; n++) {
