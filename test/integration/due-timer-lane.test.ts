@@ -7,18 +7,13 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { submitTurn } from '../../src/agent/thread-admission.js';
-import { decodeAskArguments } from '../../src/ask/decode-ask-arguments.js';
-import {
-  ASK_RECORD_VERSION,
-  type AskDefinition,
-  NO_FOLLOW_UP,
-  standaloneScope,
-} from '../../src/asks/types.js';
+import { NO_FOLLOW_UP } from '../../src/asks/types.js';
 import { type DueOutcome, DueTimerLane } from '../../src/jobs/due-timer-lane.js';
 import { sweepJobId, timeoutJobId } from '../../src/jobs/job-ids.js';
 import { JOB_NAMES } from '../../src/jobs/payloads.js';
 import { type DueTimer, dueTimerMember, RedisDueTimers } from '../../src/store/redis-due-timers.js';
 import { createHarness, type Harness, shownAsk, waitFor } from '../support/engine-harness.js';
+import { programAsk } from '../support/program-ask.js';
 import { testRedisClient, testRedisUrl, uniquePrefix } from '../support/redis.js';
 import { lastToolResults, scriptedModel } from '../support/scripted-model.js';
 
@@ -314,31 +309,11 @@ describe('an ask that times out through the due set', () => {
   it('leaves no timer behind: its reminder ran before the deadline and the sweep released the timeout', async () => {
     harness = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
     const h = harness;
-    const decoded = decodeAskArguments({
-      questions: [
-        {
-          header: 'Go',
-          question: 'Ship it?',
-          options: [{ label: 'Yes', recommended: true }, { label: 'No' }],
-        },
-      ],
-    });
-    if (!decoded.ok) throw new Error('fixture ask must decode');
-    const definition: AskDefinition = {
-      version: ASK_RECORD_VERSION,
-      askId: 'lane-tidy',
-      scope: standaloneScope('lane-tidy'),
-      waiter: { kind: 'api', clientName: 'deploy-script' },
-      ordinal: 0,
-      questions: decoded.ask.questions,
-      conversation: { surface: 'memory', channel: 'C0OPS', threadTs: '1780000000.000100' },
-      requestedBy: 'deploy-script',
+    const definition = programAsk('lane-tidy', {
       answerers: { mode: 'anyone' },
       timeoutMs: 800,
-      policy: 'recommended-or-first',
-      createdAt: new Date().toISOString(),
       followUp: { ...NO_FOLLOW_UP, reminders: [{ kind: 'after', ms: 300 }] },
-    };
+    });
     const opened = await h.deps.asks.open(definition.conversation, definition);
     const timeout = { kind: 'timeout', turnId: definition.scope, askId: 'lane-tidy' } as const;
     expect(await h.lane.due.dueAt(timeout)).toBe(opened?.deadline);

@@ -8,16 +8,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { assumeOpenQuestions } from '../../../src/ask/assume-resolution.js';
-import { decodeAskArguments } from '../../../src/ask/decode-ask-arguments.js';
-import type { AskQuestion, QuestionResolution } from '../../../src/ask/types.js';
-import {
-  ASK_RECORD_VERSION,
-  type AskDefinition,
-  type AskFollowUp,
-  NO_FOLLOW_UP,
-  standaloneScope,
-} from '../../../src/asks/types.js';
+import type { QuestionResolution } from '../../../src/ask/types.js';
+import { NO_FOLLOW_UP } from '../../../src/asks/types.js';
 import { createHarness, type Harness, waitFor } from '../../support/engine-harness.js';
+import { programAsk, yesNoQuestions } from '../../support/program-ask.js';
 import { testRedisUrl } from '../../support/redis.js';
 import { lastToolResults, scriptedModel } from '../../support/scripted-model.js';
 
@@ -26,36 +20,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function questions(count = 1): AskQuestion[] {
-  const decoded = decodeAskArguments({
-    questions: Array.from({ length: count }, (_, i) => ({
-      header: `Q${i}`,
-      question: `Proceed with step ${i}?`,
-      options: [{ label: 'Yes', recommended: true }, { label: 'No' }],
-    })),
-  });
-  if (!decoded.ok) throw new Error('fixture ask must decode');
-  return decoded.ask.questions;
-}
-
-function programAsk(askId: string, extra: Partial<AskDefinition> & { followUp: AskFollowUp }): AskDefinition {
-  return {
-    version: ASK_RECORD_VERSION,
-    askId,
-    scope: standaloneScope(askId),
-    waiter: { kind: 'api', clientName: 'deploy-script' },
-    ordinal: 0,
-    questions: questions(),
-    conversation: { surface: 'memory', channel: 'C0OPS', threadTs: '1780000000.000100' },
-    requestedBy: 'deploy-script',
-    answerers: { mode: 'list', userIds: ['U0ALICE', 'U0BOB', 'U0CAROL'], groupIds: [] },
-    timeoutMs: 60_000,
-    policy: 'recommended-or-first',
-    createdAt: new Date().toISOString(),
-    ...extra,
-  };
-}
 
 function answer(userId: string, label = 'Yes'): QuestionResolution {
   return {
@@ -98,7 +62,7 @@ describe('reminders and escalation', () => {
     const h = createHarness({ redisUrl: testRedisUrl(), model: scriptedModel(() => ({ text: 'x' })) });
     harness = h;
     const definition = programAsk('remind-1', {
-      questions: questions(2),
+      questions: yesNoQuestions(2),
       timeoutMs: 3000,
       followUp: {
         ...NO_FOLLOW_UP,
