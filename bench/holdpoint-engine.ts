@@ -23,6 +23,7 @@ import { createHoldpointQueue, timerQueueName } from '../src/jobs/queue.js';
 import { createRedisConnections, type RedisConnections } from '../src/ops/redis-connections.js';
 import { RedisDueTimers } from '../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
+import { prose } from './prose.js';
 
 /** The ask the mock models call `ask_question` with (as in bench/run.ts). */
 export const ASK_ARGS = {
@@ -37,12 +38,14 @@ export const ASK_ARGS = {
 
 export const SYSTEM_PROMPT = 'You are an on-call assistant. Ask when a decision is not yours to make.';
 
-/** `count` alternating user/assistant texts of `chars` characters each, the user's first. */
+/**
+ * `count` alternating user/assistant texts of `chars` characters each, the user's first: conversation-like
+ * text (see `prose.ts`), the same on every call.
+ */
 export function historyTexts(count = 40, chars = 500): Array<{ role: 'user' | 'assistant'; text: string }> {
-  const line = 'the payments-api deploy failed on canary, error rate 4%, rollback? ';
   return Array.from({ length: count }, (_, n) => ({
     role: n % 2 === 0 ? ('user' as const) : ('assistant' as const),
-    text: `message ${n}: ${line.repeat(Math.ceil(chars / line.length))}`.slice(0, chars),
+    text: `message ${n}: ${prose(chars, n)}`.slice(0, chars),
   }));
 }
 

@@ -78,6 +78,7 @@ import {
 } from '../test/support/slack-payloads.js';
 import { clickClient } from './click-client.js';
 import { createBenchEngine, instantAskingModel, quietSurface } from './holdpoint-engine.js';
+import { prose } from './prose.js';
 
 const ASK_ARGS = {
   questions: [
@@ -141,7 +142,7 @@ function turnRecord(turnId: string, historyBytes: number): TurnRecord {
   const messages: TurnRecord['messages'] = [];
   let size = 0;
   for (let n = 0; size < historyBytes; n++) {
-    const text = `message ${n}: ${'the payments-api deploy failed on canary, error rate 4%, rollback? '.repeat(4)}`;
+    const text = `message ${n}: ${prose(268, n)}`;
     messages.push(n % 2 === 0 ? { role: 'user', content: text } : { role: 'assistant', content: text });
     size += text.length;
   }
