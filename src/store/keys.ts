@@ -17,7 +17,8 @@ export interface AskRef {
  *
  * Layout (`p` = prefix, default `hp`):
  * - `p:{t:<turnId>}:turn`: hash `rev`, `head` (TurnRecord JSON without messages), `ccount`, `mcount` and
- *   message chunks `c0`, `c1`, … (one per commit's new messages); `data` (the whole record) before that.
+ *   message chunks `c0`, `c1`, … (one per commit's new messages, deflated from 1,024 characters on); `data`
+ *   (the whole record) before that.
  * - `p:{t:<turnId>}:ask:<askId>`: hash of one ask (see `redis-turn-store.ts`).
  * - `p:asks`: zset of live asks (open, or resolved and not yet consumed by their turn), member
  *   `<turnId>|<askId>`, score bands in `ask-index.ts`.

@@ -148,7 +148,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
    */
   async getTurn(turnId: string): Promise<TurnRecord | null> {
     const key = this.keys.turn(turnId);
-    const fields = await this.#call('getTurn', key, () => this.#redis.hgetall(key));
+    const fields = await this.#call('getTurn', key, () => this.#redis.hgetallBuffer(key));
     const read = deserializeTurnHash(fields, key);
     if (!read) return null;
     // A turn stored whole is rewritten in chunks by its next commit (nothing is kept).

@@ -11,6 +11,7 @@ import {
   type Waiter,
 } from '../asks/types.js';
 import { StateError } from '../errors.js';
+import { packChunk, unpackChunk } from './chunk-codec.js';
 
 /**
  * Versioned persisted records: zod schemas that check every record on read, historical readers, and
@@ -319,10 +320,11 @@ export function serializeTurnHead(turn: TurnRecord): string {
 }
 
 /**
- * Messages for one chunk field `c<i>` of a turn hash: a JSON array.
+ * Messages for one chunk field `c<i>` of a turn hash: a JSON array, deflated from 1,024 characters on
+ * (see `chunk-codec.ts`).
  * @throws StateError `state_invalid_record` when one is not a ModelMessage (never stored, so a read need not check it deeply)
  */
-export function serializeTurnChunk(messages: readonly ModelMessage[], key: string): string {
+export function serializeTurnChunk(messages: readonly ModelMessage[], key: string): string | Buffer {
   for (const message of messages) {
     if (!isModelMessageShape(message))
       throw new StateError(
@@ -333,34 +335,36 @@ export function serializeTurnChunk(messages: readonly ModelMessage[], key: strin
         },
       );
   }
-  return JSON.stringify(messages);
+  return packChunk(JSON.stringify(messages));
 }
 
 /**
- * Reads a turn hash as HGETALL returns it: the chunked layout (`head`, `ccount`, `mcount`, chunks `c0`…,
- * each a JSON array of messages) with the head checked and the messages only parsed (each was checked
- * when it was written), or a turn stored whole in field `data` (versions 1 and 2, see
- * {@link deserializeTurnRecord}; `chunkSizes` null). Null for an empty hash (no such turn).
- * @throws StateError `state_corrupt_record`, `state_unknown_version`, `state_invalid_record`
+ * Reads a turn hash as HGETALL returns it with values as bytes: the chunked layout (`head`, `ccount`,
+ * `mcount`, chunks `c0`…, each a JSON array of messages, deflated or not: see `chunk-codec.ts`) with the head
+ * checked and the messages only parsed (each was checked when it was written), or a turn stored whole in
+ * field `data` (versions 1 and 2, see {@link deserializeTurnRecord}; `chunkSizes` null). Null for an empty
+ * hash (no such turn).
+ * @throws StateError `state_corrupt_record` (also for a chunk that does not inflate), `state_unknown_version`, `state_invalid_record`
  */
 export function deserializeTurnHash(
-  fields: Record<string, string>,
+  fields: Record<string, Buffer>,
   key: string,
 ): { turn: TurnRecord; chunkSizes: number[] | null } | null {
   if (fields.head === undefined) {
     if (fields.data === undefined) return null;
-    return { turn: deserializeTurnRecord(fields.data, key), chunkSizes: null };
+    return { turn: deserializeTurnRecord(fields.data.toString(), key), chunkSizes: null };
   }
-  const value = parseJson(fields.head, 'Turn record', key);
+  const value = parseJson(fields.head.toString(), 'Turn record', key);
   const version = versionOf(value);
   if (version !== TURN_RECORD_VERSION) throw unknownVersion('Turn record', version, key, 'version 2');
   const head = checked(turnHeadSchema, value, 'Turn record', key);
-  const chunks = Number(fields.ccount ?? '0');
+  const chunks = Number(fields.ccount?.toString() ?? '0');
   const messages: ModelMessage[] = [];
   const chunkSizes: number[] = [];
   for (let index = 0; index < chunks; index += 1) {
-    const text = fields[`c${index}`];
-    const chunk = text === undefined ? undefined : parseJson(text, 'Turn messages', key);
+    const stored = fields[`c${index}`];
+    const chunk =
+      stored === undefined ? undefined : parseJson(chunkText(stored, index, key), 'Turn messages', key);
     if (!Array.isArray(chunk) || !chunk.every(isModelMessageShape))
       throw new StateError(
         'state_corrupt_record',
@@ -372,13 +376,27 @@ export function deserializeTurnHash(
     messages.push(...chunk);
     chunkSizes.push(chunk.length);
   }
-  if (messages.length !== Number(fields.mcount ?? '0'))
+  const mcount = fields.mcount?.toString() ?? '0';
+  if (messages.length !== Number(mcount))
     throw new StateError(
       'state_corrupt_record',
-      `Turn record at ${key} holds ${messages.length} messages, not ${fields.mcount ?? 0}`,
+      `Turn record at ${key} holds ${messages.length} messages, not ${mcount}`,
       { fields: { key } },
     );
   return { turn: { ...head, messages }, chunkSizes };
+}
+
+/** The JSON of stored chunk `index` of the turn at `key`. @throws StateError `state_corrupt_record` */
+function chunkText(stored: Buffer, index: number, key: string): string {
+  try {
+    return unpackChunk(stored);
+  } catch (cause) {
+    throw new StateError(
+      'state_corrupt_record',
+      `Turn record at ${key} has an unreadable message chunk ${index}: ${(cause as Error).message}`,
+      { cause, fields: { key, index } },
+    );
+  }
 }
 
 /**

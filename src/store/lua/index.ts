@@ -75,8 +75,8 @@ export function storeScripts(): Readonly<Record<ScriptName, ScriptSource>> {
   return cache;
 }
 
-/** A defined script: call with the keys then the arguments, as strings or numbers. */
-export type ScriptCall = (...keysAndArgs: Array<string | number>) => Promise<unknown>;
+/** A defined script: call with the keys then the arguments, as strings, numbers or bytes (a deflated chunk). */
+export type ScriptCall = (...keysAndArgs: Array<string | number | Buffer>) => Promise<unknown>;
 
 /**
  * Defines every store script on `redis` with ioredis `defineCommand` (EVALSHA with an EVAL fallback)
@@ -92,7 +92,7 @@ export function defineStoreScripts(redis: Redis): Readonly<Record<ScriptName, Sc
     const fn: unknown = (redis as unknown as Record<string, unknown>)[command];
     if (typeof fn !== 'function') throw new Error(`ioredis did not define the command ${command}`);
     calls[name] = (...keysAndArgs) =>
-      (fn as (...a: Array<string | number>) => Promise<unknown>).apply(redis, keysAndArgs);
+      (fn as (...a: Array<string | number | Buffer>) => Promise<unknown>).apply(redis, keysAndArgs);
   }
   return calls;
 }

@@ -123,6 +123,54 @@ describe('append-only turn state: a commit writes only what changed', () => {
     expect(await redis.hlen(key)).toBe(8);
   });
 
+  it('a large chunk is stored deflated: the turn key takes less memory than the history, and reads back equal', async () => {
+    const turn = makeTurn('deflate-1', { messages: history(40) });
+    await store.createTurn(turn);
+    const key = store.keys.turn('deflate-1');
+    const historyBytes = Buffer.byteLength(JSON.stringify(turn.messages));
+    const stored = (await redis.hgetBuffer(key, 'c0')) as Buffer;
+    expect(stored[0]).toBe(0x78);
+    expect(Number(await redis.memory('USAGE', key, 'SAMPLES', '0'))).toBeLessThan(historyBytes / 2);
+    expect(await store.getTurn('deflate-1')).toStrictEqual({ ...turn, rev: 1 });
+    // A short step stays JSON beside it.
+    const read = (await store.getTurn('deflate-1')) as TurnRecord;
+    const next = { ...read, messages: [...read.messages, extra] };
+    expect((await store.commitTurn(next, read.rev)).ok).toBe(true);
+    expect(await redis.hget(key, 'c1')).toBe(JSON.stringify([extra]));
+    expect(await store.getTurn('deflate-1')).toStrictEqual({ ...next, rev: 2 });
+  });
+
+  it('a chunk stored as JSON text (before chunks were deflated) is read as it is', async () => {
+    const turn = makeTurn('deflate-2', { messages: history(4) });
+    const key = store.keys.turn('deflate-2');
+    const { messages, ...head } = { ...turn, rev: 1 };
+    await redis.hset(
+      key,
+      'rev',
+      '1',
+      'head',
+      JSON.stringify(head),
+      'ccount',
+      '1',
+      'mcount',
+      '4',
+      'c0',
+      JSON.stringify(messages),
+    );
+    expect(await store.getTurn('deflate-2')).toStrictEqual({ ...turn, rev: 1 });
+  });
+
+  it('a damaged deflated chunk is a corrupt record naming the key, not a crash', async () => {
+    await store.createTurn(makeTurn('deflate-3', { messages: history(40) }));
+    const key = store.keys.turn('deflate-3');
+    const stored = (await redis.hgetBuffer(key, 'c0')) as Buffer;
+    await redis.hset(key, 'c0', stored.subarray(0, stored.length - 20));
+    const error = await store.getTurn('deflate-3').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StateError);
+    expect(error).toMatchObject({ code: 'state_corrupt_record' });
+    expect((error as Error).message).toContain(key);
+  });
+
   it('a turn stored whole (field data, before this layout) is read, then rewritten one message per field', async () => {
     const turn = { ...makeTurn('append-3', { messages: history(4) }), rev: 3 };
     const key = store.keys.turn('append-3');

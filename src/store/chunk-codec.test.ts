@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEFLATE_FROM_CHARS, packChunk, unpackChunk } from './chunk-codec.js';
+
+/** Text like a conversation's: words that repeat as English does, not one phrase over and over. */
+function prose(chars: number): string {
+  const words = [
+    'the',
+    'deploy',
+    'of',
+    'payments-api',
+    'failed',
+    'on',
+    'canary',
+    'error',
+    'rate',
+    'rose',
+    'to',
+    '4%',
+    'after',
+    'the',
+    'migration',
+    'rollback',
+    'or',
+    'hotfix',
+    'forward',
+    'logs',
+    'show',
+    'timeouts',
+    'from',
+    'the',
+    'ledger',
+    'service',
+    'p99',
+    'latency',
+    'is',
+    '830',
+    'ms',
+    'and',
+    'climbing',
+  ];
+  let text = '';
+  for (let n = 0; text.length < chars; n += 1) text += `${words[(n * 7 + (n >> 3)) % words.length]} `;
+  return text.slice(0, chars);
+}
+
+const json = (text: string) => JSON.stringify([{ role: 'user', content: text }]);
+
+describe('packChunk', () => {
+  it.each([
+    { name: 'an empty array', value: '[]', deflated: false },
+    {
+      name: `JSON under ${DEFLATE_FROM_CHARS} characters`,
+      value: json(prose(DEFLATE_FROM_CHARS - 40)),
+      deflated: false,
+    },
+    { name: 'JSON of 1 KB of prose', value: json(prose(DEFLATE_FROM_CHARS)), deflated: true },
+    { name: 'JSON of 20 KB of prose', value: json(prose(20_000)), deflated: true },
+    {
+      name: 'JSON of random base64 (6 bits a character: still smaller)',
+      value: json(randomBytes(3000).toString('base64')),
+      deflated: true,
+    },
+  ])('$name: deflated $deflated, read back unchanged', ({ value, deflated }) => {
+    const packed = packChunk(value);
+    expect(Buffer.isBuffer(packed)).toBe(deflated);
+    if (Buffer.isBuffer(packed)) {
+      expect(packed[0]).toBe(0x78);
+      expect(packed.length).toBeLessThan(Buffer.byteLength(value));
+    } else expect(packed).toBe(value);
+    expect(unpackChunk(Buffer.from(packed))).toBe(value);
+  });
+
+  it('keeps text outside ASCII', () => {
+    const value = json(`${prose(2000)} déploiement échoué 🚨 回滚`);
+    expect(unpackChunk(Buffer.from(packChunk(value)))).toBe(value);
+  });
+
+  it('saves more than half of a 20 KB prose chunk', () => {
+    const value = json(prose(20_000));
+    expect(packChunk(value).length).toBeLessThan(value.length / 2);
+  });
+});
+
+describe('unpackChunk', () => {
+  it.each([
+    {
+      name: 'a chunk stored as JSON before chunks were deflated',
+      stored: Buffer.from('[{"role":"user","content":"hi"}]'),
+    },
+  ])('reads $name', ({ stored }) => {
+    expect(unpackChunk(stored)).toBe(stored.toString());
+  });
+
+  const whole = deflateSync(json(prose(4000)));
+  it.each([
+    { name: 'a truncated deflate stream', stored: whole.subarray(0, whole.length - 10) },
+    {
+      name: 'a deflate stream with a wrong checksum',
+      stored: Buffer.concat([whole.subarray(0, -1), Buffer.from([(whole.at(-1) ?? 0) ^ 1])]),
+    },
+    { name: 'bytes that are neither JSON nor zlib', stored: Buffer.from([0x00, 0x01, 0x02]) },
+    { name: 'an empty value', stored: Buffer.alloc(0) },
+  ])('throws on $name', ({ stored }) => {
+    expect(() => unpackChunk(stored)).toThrow();
+  });
+});
