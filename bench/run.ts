@@ -527,20 +527,30 @@ async function memoryPerOpenAsk(
   const count = 2000;
   const usedMemory = async () => infoNumber(await redis.info('memory'), 'used_memory');
   // Warm the sets up so that their first growth is not counted.
-  const open = async (): Promise<number> => {
+  const open = async (): Promise<{ history: number; stored: number; askEncoding: unknown }> => {
     const { turnId, askId, paused } = await pausedTurn(store, ask, 2000);
     await store.markAskShown(turnId, askId, Date.now(), encodeMessageRef({ channel: 'C0OPS', ts: '1.1' }));
     await scheduler.timeout(turnId, askId, Date.now() + 3_600_000);
     await scheduler.nudge(turnId, askId, Date.now() + 1_800_000);
-    return Buffer.byteLength(JSON.stringify(paused.messages));
+    // What the history takes in Redis: its chunk fields' values (deflated from 1 KB on).
+    const turnKey = store.keys.turn(turnId);
+    const chunks = Number(await redis.hget(turnKey, 'ccount'));
+    let stored = 0;
+    for (let chunk = 0; chunk < chunks; chunk += 1) stored += await redis.hstrlen(turnKey, `c${chunk}`);
+    return {
+      history: Buffer.byteLength(JSON.stringify(paused.messages)),
+      stored,
+      askEncoding: await redis.object('ENCODING', store.keys.ask(turnId, askId)),
+    };
   };
   for (let i = 0; i < 200; i++) await open();
   const before = await usedMemory();
-  let history = 0;
-  for (let i = 0; i < count; i++) history = await open();
+  let last = { history: 0, stored: 0, askEncoding: null as unknown };
+  for (let i = 0; i < count; i++) last = await open();
   const perAsk = Math.round(((await usedMemory()) - before) / count);
+  const listpackValue = ((await redis.config('GET', 'hash-max-listpack-value')) as string[])[1];
   console.log(
-    `5c. Redis memory per open ask (used_memory growth over ${count.toLocaleString('en-US')} paused turns, shown asks with their timeout and nudge timers): ${perAsk} B with a history of ${history} B = history + ${perAsk - history} B [target: history + 2,048 B]`,
+    `5c. Redis memory per open ask (used_memory growth over ${count.toLocaleString('en-US')} paused turns, shown asks with their timeout and nudge timers): ${perAsk} B with a history of ${last.history} B = history + ${perAsk - last.history} B [target: history + 2,048 B]; the history is stored in ${last.stored} B (deflated), so everything else is ${perAsk - last.stored} B; ask hash ${String(last.askEncoding)} (hash-max-listpack-value ${listpackValue})`,
   );
 }
 

@@ -63,17 +63,19 @@ describe('docker-compose.yml: redis', () => {
     expect(composeText).toMatch(/RSALv2\/SSPL/);
   });
 
-  it('runs with append-only persistence every second and noeviction', () => {
+  it('runs with append-only persistence every second, noeviction and 1 KB listpack hash values', () => {
     const flags = redisFlagsFromCompose(composeText);
     const value = (flag: string): string | undefined => flags[flags.indexOf(flag) + 1];
     expect(flags.filter((flag) => flag.startsWith('--'))).toEqual([
       '--appendonly',
       '--appendfsync',
       '--maxmemory-policy',
+      '--hash-max-listpack-value',
     ]);
     expect(value('--appendonly')).toBe('yes');
     expect(value('--appendfsync')).toBe('everysec');
     expect(value('--maxmemory-policy')).toBe('noeviction');
+    expect(value('--hash-max-listpack-value')).toBe('1024');
   });
 
   it('scripts/redis-flags.mjs reads the same flags CI and the e2e tests use', () => {
@@ -84,6 +86,8 @@ describe('docker-compose.yml: redis', () => {
       'everysec',
       '--maxmemory-policy',
       'noeviction',
+      '--hash-max-listpack-value',
+      '1024',
     ]);
     for (const program of ['redis-server', 'valkey-server'])
       expect(
