@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { redactUrl } from '../config/redact-url.js';
-import { checkRedis, MIN_REDIS_VERSION } from '../ops/redis-checks.js';
+import { checkRedis, MIN_REDIS_VERSION, RECOMMENDED_LISTPACK_VALUE } from '../ops/redis-checks.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** Options of {@link checkRedisServer}. */
@@ -14,8 +14,9 @@ const UNREACHABLE_FIX =
 
 /**
  * Connects once to the Redis at `url` (no retries) and checks it with {@link checkRedis}:
- * three lines, `Redis reachable`, `Redis version` and `Redis eviction policy`; only the first when Redis
- * cannot be reached. A value Redis refuses to tell (ACL, managed Redis) gives a warning, not a failure.
+ * four lines, `Redis reachable`, `Redis version`, `Redis eviction policy` and `Redis hash encoding`; only the
+ * first when Redis cannot be reached. A value Redis refuses to tell (ACL, managed Redis) gives a warning,
+ * not a failure (the hash encoding, optional tuning, not even that).
  */
 export async function checkRedisServer(
   url: string,
@@ -94,6 +95,7 @@ export async function checkRedisServer(
             ? { fix: policyWarning, warning: true }
             : {}),
       },
+      hashEncodingCheck(result.listpackValue),
     ];
   } finally {
     // After a failed connect the socket is gone: disconnect() would leave a 2 s timer that delays exit.
@@ -104,4 +106,24 @@ export async function checkRedisServer(
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s+/g, ' ');
+}
+
+/**
+ * The `Redis hash encoding` line for a `hash-max-listpack-value` (bytes; null when CONFIG GET was refused):
+ * never a failure (holdpoint works the same with any value); a warning with the fix below
+ * {@link RECOMMENDED_LISTPACK_VALUE}, where each open ask takes about 530 B more.
+ */
+export function hashEncodingCheck(value: number | null): DoctorCheck {
+  const name = 'Redis hash encoding';
+  if (value === null)
+    return { name, ok: true, detail: 'hash-max-listpack-value unknown (CONFIG GET refused)' };
+  if (value >= RECOMMENDED_LISTPACK_VALUE)
+    return { name, ok: true, detail: `hash-max-listpack-value ${value}` };
+  return {
+    name,
+    ok: true,
+    warning: true,
+    detail: `hash-max-listpack-value ${value} (${RECOMMENDED_LISTPACK_VALUE} recommended)`,
+    fix: `Optional: with hashes this small each open ask takes about 530 B more of Redis memory. Start redis-server with --hash-max-listpack-value ${RECOMMENDED_LISTPACK_VALUE} (as docker-compose.yml does; hash-max-ziplist-value before Redis 7), or run CONFIG SET hash-max-listpack-value ${RECOMMENDED_LISTPACK_VALUE} (and CONFIG REWRITE).`,
+  };
 }

@@ -16,11 +16,23 @@ export interface RedisCheckResult {
   valkeyVersion: string | null;
   /** `maxmemory-policy` (e.g. `noeviction`), or null when it could not be read. */
   policy: string | null;
+  /**
+   * `hash-max-listpack-value` (`hash-max-ziplist-value` before Redis 7), bytes, or null when CONFIG GET was
+   * refused. Optional tuning, never a problem or warning here: see {@link RECOMMENDED_LISTPACK_VALUE}.
+   */
+  listpackValue: number | null;
   /** Each a full sentence with why it matters and how to fix it. Start-up refuses when non-empty. */
   problems: string[];
   /** Each a full sentence; log once at WARN. */
   warnings: string[];
 }
+
+/**
+ * `hash-max-listpack-value` docker-compose.yml runs Redis with (bytes): an open ask's hash (its definition is
+ * 0.5-1 KB of JSON) and a small turn's hash then stay one listpack, about 530 B less per open ask than
+ * Redis's default of 64 (measured by `npm run bench`, section 5c).
+ */
+export const RECOMMENDED_LISTPACK_VALUE = 1024;
 
 /** Reads `field:value` from `INFO` text. */
 function infoField(info: string, field: string): string | null {
@@ -81,13 +93,29 @@ async function readPolicy(redis: Redis): Promise<string | null> {
   return null;
 }
 
+async function readListpackValue(redis: Redis): Promise<number | null> {
+  // Redis 7 renamed ziplist to listpack and keeps the old name as an alias; 6.2 knows only the old one.
+  for (const name of ['hash-max-listpack-value', 'hash-max-ziplist-value']) {
+    try {
+      const reply = await redis.call('CONFIG', 'GET', name);
+      if (Array.isArray(reply) && reply[1] !== undefined && Number.isFinite(Number(reply[1])))
+        return Number(reply[1]);
+    } catch {
+      // CONFIG is often forbidden on managed Redis.
+      return null;
+    }
+  }
+  return null;
+}
+
 /**
  * Checks that a Redis server is fit for holdpoint (CASES C16):
  * - version from `INFO server` (fallback `HELLO 2`); older than {@link MIN_REDIS_VERSION} is a problem.
  *   Valkey (7.2 and later) passes: it reports `redis_version:7.2.4`, and its own `valkey_version` is kept;
  * - `maxmemory-policy` from `INFO memory` (fallback `CONFIG GET maxmemory-policy`); anything but
  *   `noeviction` is a problem, because BullMQ job locks and paused turns are keys Redis could then evict;
- * - a value that cannot be read (ACL, managed Redis) gives one warning each, not a problem.
+ * - a value that cannot be read (ACL, managed Redis) gives one warning each, not a problem;
+ * - `hash-max-listpack-value` is read (`CONFIG GET`) and returned for `doctor`, never judged here.
  * Sends read-only commands only.
  *
  * @param redis a client; with a client that retries forever (the BullMQ one) this waits while Redis is down.
@@ -97,6 +125,7 @@ export async function checkRedis(redis: Redis): Promise<RedisCheckResult> {
   await redis.ping();
   const { version, valkeyVersion } = await readVersion(redis);
   const policy = await readPolicy(redis);
+  const listpackValue = await readListpackValue(redis);
   const problems: string[] = [];
   const warnings: string[] = [];
   if (version === null) {
@@ -117,5 +146,5 @@ export async function checkRedis(redis: Redis): Promise<RedisCheckResult> {
       `Redis maxmemory-policy is ${policy}, but holdpoint needs noeviction: with any other policy Redis may evict BullMQ job locks and paused turns under memory pressure, losing or duplicating work. Fix: set "maxmemory-policy noeviction" in redis.conf, start redis-server with --maxmemory-policy noeviction (as docker-compose.yml does), or run CONFIG SET maxmemory-policy noeviction (and CONFIG REWRITE).`,
     );
   }
-  return { ok: problems.length === 0, version, valkeyVersion, policy, problems, warnings };
+  return { ok: problems.length === 0, version, valkeyVersion, policy, listpackValue, problems, warnings };
 }

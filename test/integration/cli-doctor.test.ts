@@ -114,6 +114,7 @@ channels:
       'Redis reachable',
       'Redis version',
       'Redis eviction policy',
+      'Redis hash encoding',
       'Slack auth.test',
       'Slack bot scopes',
       'Model',
@@ -122,6 +123,14 @@ channels:
     expect(lines.get('Redis reachable')).toEqual({ mark: '✔', detail: `${goodRedis.url} answered PING` });
     expect(lines.get('Redis version')?.mark).toBe('✔');
     expect(lines.get('Redis eviction policy')).toEqual({ mark: '✔', detail: 'maxmemory-policy noeviction' });
+    // This Redis runs with the default 64: a warning with the fix, not a failure.
+    expect(lines.get('Redis hash encoding')).toEqual({
+      mark: '⚠',
+      detail: 'hash-max-listpack-value 64 (1024 recommended)',
+    });
+    expect(run.stdout.split('⚠ Redis hash encoding')[1] ?? '').toMatch(
+      /^[^\n]*\n {4}fix: .*--hash-max-listpack-value 1024/,
+    );
     expect(lines.get('Slack auth.test')).toEqual({
       mark: '✔',
       detail: 'team "Test Workspace" (T0TEST), bot user @holdpoint (U0BOT)',
@@ -132,7 +141,7 @@ channels:
     expect(lines.get('Model')?.detail).toMatch(
       /^anthropic:claude-sonnet-4-5 at http:\/\/127\.0\.0\.1:\d+\/v1 answered in \d+ ms$/,
     );
-    expect(run.stdout).toContain('All 7 checks passed.');
+    expect(run.stdout).toContain('All 8 checks passed.');
 
     // One auth.test with the bot token; one one-token model call.
     const authCalls = slack.calls.filter((call) => call.method === 'auth.test');
@@ -163,7 +172,7 @@ channels:
     expect(afterPolicy).toMatch(/^[^\n]*\n {4}fix: .*--maxmemory-policy noeviction/);
     const afterSlack = run.stdout.split('✖ Slack auth.test')[1] ?? '';
     expect(afterSlack).toMatch(/^[^\n]*\n {4}fix: Set SLACK_BOT_TOKEN to the Bot User OAuth Token/);
-    expect(run.stdout).toContain('3 of 6 checks failed.');
+    expect(run.stdout).toContain('3 of 7 checks failed.');
     expect(run.stdout).not.toMatch(STACK_TRACE);
     expect(run.stdout).not.toContain('xoxb-not-the-right-token');
   });
@@ -205,6 +214,7 @@ channels:
       `cannot connect to redis://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
     );
     expect(lines.has('Redis eviction policy')).toBe(false);
+    expect(lines.has('Redis hash encoding')).toBe(false);
     expect(lines.get('Slack auth.test')?.mark).toBe('✔');
     expect(lines.get('Model')?.mark).toBe('✔');
     expect(run.stdout).toContain('fix: Start Redis');

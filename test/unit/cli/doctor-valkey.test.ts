@@ -41,6 +41,8 @@ function reply(command: string[]): string {
   const [name = '', argument = ''] = command.map((part) => part.toLowerCase());
   if (name === 'ping') return '+PONG\r\n';
   if (name === 'client') return '+OK\r\n';
+  if (name === 'config' && command[2] === 'hash-max-listpack-value')
+    return `*2\r\n${bulk('hash-max-listpack-value')}${bulk('1024')}`;
   if (name === 'info')
     return bulk(
       argument === 'memory' ? MEMORY_INFO : `${VALKEY_SERVER_INFO}\r\n# Persistence\r\nloading:0\r\n`,
@@ -81,7 +83,13 @@ describe('checkRedisServer on Valkey', () => {
       { name: 'Redis reachable', ok: true },
       { name: 'Redis version', ok: true },
       { name: 'Redis eviction policy', ok: true },
+      { name: 'Redis hash encoding', ok: true },
     ]);
+    expect(checks[3]).toEqual({
+      name: 'Redis hash encoding',
+      ok: true,
+      detail: 'hash-max-listpack-value 1024',
+    });
     expect(checks[1]?.detail).toBe('Valkey 8.1.1, Redis-compatible 7.2.4 (needs 6.2.0 or newer)');
     expect(checks[1]?.fix).toBeUndefined();
   });
