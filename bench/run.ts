@@ -25,6 +25,7 @@
  * Environment: BENCH_ONLY=pause,answer,resume,timeout,bytes,ack,locks,api,timers runs only those sections;
  * BENCH_ACK_CONCURRENCY (default 50) sets the burst size of section 6; BENCH_ACK_BURSTS=1 prints each burst's
  * min/p50/max; BENCH_CPU_PROF=<dir> writes a CPU profile of the section-6 app process there, and of section 9's timed window;
+ * BENCH_HEAP_PROF=<dir> writes a sampled allocation profile of section 9's timed window there;
  * BENCH_REDIS_COMMANDS=1 prints the Redis commands that took the most server time in section 9's window;
  * BENCH_MAX_BATCH sets the request client's write grouping in section 2 (default 16; 1 writes each command
  * on its own, see src/ops/coalescing-redis.ts); BENCH_AOF_REWRITE=1 keeps Redis's automatic AOF rewrites
@@ -490,24 +491,44 @@ function percentOf(seconds: number, wallSeconds: number): string {
 
 /**
  * With BENCH_CPU_PROF=<dir>, profiles this process from now until `stop()` (the timed window of section 9)
- * and writes `<dir>/<label>.cpuprofile`; without it, null.
+ * and writes `<dir>/<label>.cpuprofile`; with BENCH_HEAP_PROF=<dir>, samples its allocations over the same
+ * window (every 32 KiB allocated, objects the GC has freed included, so the profile shows what is allocated,
+ * not what is live) and writes `<dir>/<label>.heapprofile` (open either in Chrome DevTools). Neither: null.
  */
 async function startProfile(label: string): Promise<{ stop(): Promise<void> } | null> {
-  const dir = process.env.BENCH_CPU_PROF;
-  if (!dir) return null;
+  const cpuDir = process.env.BENCH_CPU_PROF;
+  const heapDir = process.env.BENCH_HEAP_PROF;
+  if (!cpuDir && !heapDir) return null;
   const session = new Session();
   session.connect();
-  const post = (method: string) =>
+  const post = (method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) =>
-      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
     );
-  await post('Profiler.enable');
-  await post('Profiler.start');
+  if (cpuDir) {
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  }
+  if (heapDir) {
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 32_768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   return {
     async stop() {
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
+      if (cpuDir) {
+        const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+        await mkdir(cpuDir, { recursive: true });
+        await writeFile(join(cpuDir, `${label}.cpuprofile`), JSON.stringify(profile));
+      }
+      if (heapDir) {
+        const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+        await mkdir(heapDir, { recursive: true });
+        await writeFile(join(heapDir, `${label}.heapprofile`), JSON.stringify(profile));
+      }
       session.disconnect();
     },
   };
