@@ -116,7 +116,11 @@ function describe(error: unknown): string {
 export function hashEncodingCheck(value: number | null): DoctorCheck {
   const name = 'Redis hash encoding';
   if (value === null)
-    return { name, ok: true, detail: 'hash-max-listpack-value unknown (CONFIG GET refused)' };
+    return {
+      name,
+      ok: true,
+      detail: 'hash-max-listpack-value unknown (CONFIG GET refused or unanswered; optional setting)',
+    };
   if (value >= RECOMMENDED_LISTPACK_VALUE)
     return { name, ok: true, detail: `hash-max-listpack-value ${value}` };
   return {
@@ -124,6 +128,6 @@ export function hashEncodingCheck(value: number | null): DoctorCheck {
     ok: true,
     warning: true,
     detail: `hash-max-listpack-value ${value} (${RECOMMENDED_LISTPACK_VALUE} recommended)`,
-    fix: `Optional: with hashes this small each open ask takes about 530 B more of Redis memory. Start redis-server with --hash-max-listpack-value ${RECOMMENDED_LISTPACK_VALUE} (as docker-compose.yml does; hash-max-ziplist-value before Redis 7), or run CONFIG SET hash-max-listpack-value ${RECOMMENDED_LISTPACK_VALUE} (and CONFIG REWRITE).`,
+    fix: `Optional: with hashes this small each open ask takes about 530 B more of Redis memory. Start redis-server with --hash-max-ziplist-value ${RECOMMENDED_LISTPACK_VALUE} as docker-compose.yml does (the older name, which Redis 6.2, Redis 7 and Valkey all take; Redis 7 calls it hash-max-listpack-value), or run CONFIG SET hash-max-ziplist-value ${RECOMMENDED_LISTPACK_VALUE} (and CONFIG REWRITE).`,
   };
 }

@@ -18,7 +18,7 @@ export interface RedisCheckResult {
   policy: string | null;
   /**
    * `hash-max-listpack-value` (`hash-max-ziplist-value` before Redis 7), bytes, or null when CONFIG GET was
-   * refused. Optional tuning, never a problem or warning here: see {@link RECOMMENDED_LISTPACK_VALUE}.
+   * refused or answered neither name. Optional tuning, never a problem or warning here: see {@link RECOMMENDED_LISTPACK_VALUE}.
    */
   listpackValue: number | null;
   /** Each a full sentence with why it matters and how to fix it. Start-up refuses when non-empty. */
@@ -28,7 +28,8 @@ export interface RedisCheckResult {
 }
 
 /**
- * `hash-max-listpack-value` docker-compose.yml runs Redis with (bytes): an open ask's hash (its definition is
+ * `hash-max-listpack-value` docker-compose.yml runs Redis with (bytes; it passes the older name
+ * `--hash-max-ziplist-value`, which Redis 6.2, 7 and Valkey all take): an open ask's hash (its definition is
  * 0.5-1 KB of JSON) and a small turn's hash then stay one listpack, about 530 B less per open ask than
  * Redis's default of 64 (measured by `npm run bench`, section 5c).
  */

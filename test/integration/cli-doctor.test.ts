@@ -129,7 +129,7 @@ channels:
       detail: 'hash-max-listpack-value 64 (1024 recommended)',
     });
     expect(run.stdout.split('⚠ Redis hash encoding')[1] ?? '').toMatch(
-      /^[^\n]*\n {4}fix: .*--hash-max-listpack-value 1024/,
+      /^[^\n]*\n {4}fix: .*--hash-max-ziplist-value 1024/,
     );
     expect(lines.get('Slack auth.test')).toEqual({
       mark: '✔',

@@ -74,6 +74,15 @@ export async function startRedisServer(
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // What redis-server says before it exits (a flag it does not know, a port in use), for the error below.
+  let said = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (said.length < 4_000) said += chunk.toString('utf8');
+  });
+  const stderrClosed = new Promise<void>((resolve) => {
+    if (child.stderr) child.stderr.once('close', resolve);
+    else resolve();
+  });
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => {});
@@ -85,7 +94,14 @@ export async function startRedisServer(
       break;
     } catch {
       probe.disconnect();
-      if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+      if (child.exitCode !== null) {
+        // Let its last stderr output arrive: it says why (for example an unknown flag on an older Redis).
+        await Promise.race([stderrClosed, sleep(1_000)]);
+        const reason = said.trim().split('\n').slice(-6).join('\n');
+        throw new Error(
+          `redis-server exited with code ${child.exitCode}${reason ? `:\n${reason}` : ''} (flags: ${extraArgs.join(' ') || 'none'})`,
+        );
+      }
       if (Date.now() - started > 10_000) throw new Error(`redis-server did not answer on ${url} within 10 s`);
       await sleep(50);
     }

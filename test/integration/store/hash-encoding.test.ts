@@ -20,7 +20,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-describe('hash encodings under the compose flags (--hash-max-listpack-value 1024)', () => {
+describe('hash encodings under the compose flags (--hash-max-ziplist-value 1024)', () => {
   it('an open ask is one compact listpack, not a hashtable of separately allocated fields', async () => {
     await pausedAsk(store, 'enc-1', 'ask-1');
     expect(await redis.object('ENCODING', store.keys.ask('enc-1', 'ask-1'))).toBe('listpack');

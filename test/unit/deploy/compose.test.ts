@@ -70,12 +70,12 @@ describe('docker-compose.yml: redis', () => {
       '--appendonly',
       '--appendfsync',
       '--maxmemory-policy',
-      '--hash-max-listpack-value',
+      '--hash-max-ziplist-value',
     ]);
     expect(value('--appendonly')).toBe('yes');
     expect(value('--appendfsync')).toBe('everysec');
     expect(value('--maxmemory-policy')).toBe('noeviction');
-    expect(value('--hash-max-listpack-value')).toBe('1024');
+    expect(value('--hash-max-ziplist-value')).toBe('1024');
   });
 
   it('scripts/redis-flags.mjs reads the same flags CI and the e2e tests use', () => {
@@ -86,7 +86,7 @@ describe('docker-compose.yml: redis', () => {
       'everysec',
       '--maxmemory-policy',
       'noeviction',
-      '--hash-max-listpack-value',
+      '--hash-max-ziplist-value',
       '1024',
     ]);
     for (const program of ['redis-server', 'valkey-server'])
