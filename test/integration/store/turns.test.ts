@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,7 +62,12 @@ async function bytesWrittenTo(key: string, work: () => Promise<unknown>): Promis
 
 describe('append-only turn state: a commit writes only what changed', () => {
   it.skipIf(isClusterRun())('a step adds its messages; the 20 KB history is not written again', async () => {
-    const turn = makeTurn('append-1', { messages: history(40) });
+    // Random text, which deflating cannot shrink: rewriting the history would show as over 20 KB written.
+    const messages = Array.from({ length: 40 }, (_, index) => ({
+      role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: randomBytes(360).toString('base64'),
+    }));
+    const turn = makeTurn('append-1', { messages });
     await store.createTurn(turn);
     const key = store.keys.turn('append-1');
     // A first step (which also loads the script into Redis, so that the measured call is an EVALSHA).
