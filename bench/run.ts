@@ -496,38 +496,45 @@ function percentOf(seconds: number, wallSeconds: number): string {
  * not what is live) and writes `<dir>/<label>.heapprofile` (open either in Chrome DevTools). Neither: null.
  */
 async function startProfile(label: string): Promise<{ stop(): Promise<void> } | null> {
-  const cpuDir = process.env.BENCH_CPU_PROF;
-  const heapDir = process.env.BENCH_HEAP_PROF;
-  if (!cpuDir && !heapDir) return null;
+  // Each profiler: where it writes, the inspector calls that start it, the one that stops it and returns it.
+  const profilers = [
+    {
+      dir: process.env.BENCH_CPU_PROF,
+      start: [['Profiler.enable'], ['Profiler.start']] as const,
+      stop: 'Profiler.stop',
+      extension: 'cpuprofile',
+    },
+    {
+      dir: process.env.BENCH_HEAP_PROF,
+      start: [
+        ['HeapProfiler.enable'],
+        [
+          'HeapProfiler.startSampling',
+          {
+            samplingInterval: 32_768,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          },
+        ],
+      ] as const,
+      stop: 'HeapProfiler.stopSampling',
+      extension: 'heapprofile',
+    },
+  ].filter((profiler) => profiler.dir);
+  if (profilers.length === 0) return null;
   const session = new Session();
   session.connect();
   const post = (method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) =>
       session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
     );
-  if (cpuDir) {
-    await post('Profiler.enable');
-    await post('Profiler.start');
-  }
-  if (heapDir) {
-    await post('HeapProfiler.enable');
-    await post('HeapProfiler.startSampling', {
-      samplingInterval: 32_768,
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
-    });
-  }
+  for (const profiler of profilers) for (const [method, params] of profiler.start) await post(method, params);
   return {
     async stop() {
-      if (cpuDir) {
-        const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-        await mkdir(cpuDir, { recursive: true });
-        await writeFile(join(cpuDir, `${label}.cpuprofile`), JSON.stringify(profile));
-      }
-      if (heapDir) {
-        const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
-        await mkdir(heapDir, { recursive: true });
-        await writeFile(join(heapDir, `${label}.heapprofile`), JSON.stringify(profile));
+      for (const { dir = '', stop, extension } of profilers) {
+        const { profile } = (await post(stop)) as { profile: unknown };
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, `${label}.${extension}`), JSON.stringify(profile));
       }
       session.disconnect();
     },
