@@ -1,6 +1,11 @@
 import { Redis } from 'ioredis';
 import { redactUrl } from '../config/redact-url.js';
-import { checkRedis, MIN_REDIS_VERSION, RECOMMENDED_LISTPACK_VALUE } from '../ops/redis-checks.js';
+import {
+  checkRedis,
+  type ListpackSetting,
+  MIN_REDIS_VERSION,
+  RECOMMENDED_LISTPACK_VALUE,
+} from '../ops/redis-checks.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /** Options of {@link checkRedisServer}. */
@@ -109,25 +114,29 @@ function describe(error: unknown): string {
 }
 
 /**
- * The `Redis hash encoding` line for a `hash-max-listpack-value` (bytes; null when CONFIG GET was refused):
- * never a failure (holdpoint works the same with any value); a warning with the fix below
- * {@link RECOMMENDED_LISTPACK_VALUE}, where each open ask takes about 530 B more.
+ * The `Redis hash encoding` line for the hash listpack value limit as the server reported it (null when
+ * CONFIG GET was refused or unanswered): never a failure (holdpoint works the same with any value); a
+ * warning with the fix below {@link RECOMMENDED_LISTPACK_VALUE}, where each open ask takes about 530 B more,
+ * and a warning saying what to check when the value could not be read (as for the other values Redis
+ * refuses to tell). The line names the setting as the server does (`hash-max-ziplist-value` on Redis 6.2).
  */
-export function hashEncodingCheck(value: number | null): DoctorCheck {
+export function hashEncodingCheck(setting: ListpackSetting | null): DoctorCheck {
   const name = 'Redis hash encoding';
-  if (value === null)
+  if (setting === null)
     return {
       name,
       ok: true,
+      warning: true,
       detail: 'hash-max-listpack-value unknown (CONFIG GET refused or unanswered; optional setting)',
+      fix: `Optional: holdpoint works with any value, but below ${RECOMMENDED_LISTPACK_VALUE} each open ask takes about 530 B more of Redis memory. Your provider's console shows it (hash-max-listpack-value, or hash-max-ziplist-value before Redis 7); doctor could not read it with CONFIG GET.`,
     };
-  if (value >= RECOMMENDED_LISTPACK_VALUE)
-    return { name, ok: true, detail: `hash-max-listpack-value ${value}` };
+  const shown = `${setting.name} ${setting.value}`;
+  if (setting.value >= RECOMMENDED_LISTPACK_VALUE) return { name, ok: true, detail: shown };
   return {
     name,
     ok: true,
     warning: true,
-    detail: `hash-max-listpack-value ${value} (${RECOMMENDED_LISTPACK_VALUE} recommended)`,
+    detail: `${shown} (${RECOMMENDED_LISTPACK_VALUE} recommended)`,
     fix: `Optional: with hashes this small each open ask takes about 530 B more of Redis memory. Start redis-server with --hash-max-ziplist-value ${RECOMMENDED_LISTPACK_VALUE} as docker-compose.yml does (the older name, which Redis 6.2, Redis 7 and Valkey all take; Redis 7 calls it hash-max-listpack-value), or run CONFIG SET hash-max-ziplist-value ${RECOMMENDED_LISTPACK_VALUE} (and CONFIG REWRITE).`,
   };
 }

@@ -17,14 +17,21 @@ export interface RedisCheckResult {
   /** `maxmemory-policy` (e.g. `noeviction`), or null when it could not be read. */
   policy: string | null;
   /**
-   * `hash-max-listpack-value` (`hash-max-ziplist-value` before Redis 7), bytes, or null when CONFIG GET was
-   * refused or answered neither name. Optional tuning, never a problem or warning here: see {@link RECOMMENDED_LISTPACK_VALUE}.
+   * The hash listpack value limit (bytes) and the name the server answered to: `hash-max-listpack-value`
+   * (Redis 7, Valkey) or `hash-max-ziplist-value` (Redis 6.2); null when CONFIG GET was refused or answered
+   * neither name. Optional tuning, never a problem or warning here: see {@link RECOMMENDED_LISTPACK_VALUE}.
    */
-  listpackValue: number | null;
+  listpackValue: ListpackSetting | null;
   /** Each a full sentence with why it matters and how to fix it. Start-up refuses when non-empty. */
   problems: string[];
   /** Each a full sentence; log once at WARN. */
   warnings: string[];
+}
+
+/** A hash listpack value limit as the server reported it: the setting's name and its value in bytes. */
+export interface ListpackSetting {
+  name: 'hash-max-listpack-value' | 'hash-max-ziplist-value';
+  value: number;
 }
 
 /**
@@ -94,13 +101,13 @@ async function readPolicy(redis: Redis): Promise<string | null> {
   return null;
 }
 
-async function readListpackValue(redis: Redis): Promise<number | null> {
+async function readListpackValue(redis: Redis): Promise<ListpackSetting | null> {
   // Redis 7 renamed ziplist to listpack and keeps the old name as an alias; 6.2 knows only the old one.
-  for (const name of ['hash-max-listpack-value', 'hash-max-ziplist-value']) {
+  for (const name of ['hash-max-listpack-value', 'hash-max-ziplist-value'] as const) {
     try {
       const reply = await redis.call('CONFIG', 'GET', name);
       if (Array.isArray(reply) && reply[1] !== undefined && Number.isFinite(Number(reply[1])))
-        return Number(reply[1]);
+        return { name, value: Number(reply[1]) };
     } catch {
       // CONFIG is often forbidden on managed Redis.
       return null;

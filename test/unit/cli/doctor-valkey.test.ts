@@ -1,6 +1,7 @@
 /**
  * `holdpoint doctor`'s Redis lines against a server that answers like Valkey 8.1 (a small RESP server
- * here, through the real ioredis client): the version check passes and the line names Valkey.
+ * here, through the real ioredis client): the version check passes and the line names Valkey. The same
+ * server answering like Redis 6.2 (which knows only `hash-max-ziplist-value`) shows the name it answered to.
  */
 
 import type { AddressInfo } from 'node:net';
@@ -37,12 +38,17 @@ function parseCommands(buffer: string): { commands: string[][]; rest: string } {
   return { commands, rest: buffer.slice(at) };
 }
 
+/** Redis 6.2 answers `CONFIG GET` of a name it does not know with an empty array. */
+let knowsListpackName = true;
+
 function reply(command: string[]): string {
   const [name = '', argument = ''] = command.map((part) => part.toLowerCase());
   if (name === 'ping') return '+PONG\r\n';
   if (name === 'client') return '+OK\r\n';
   if (name === 'config' && command[2] === 'hash-max-listpack-value')
-    return `*2\r\n${bulk('hash-max-listpack-value')}${bulk('1024')}`;
+    return knowsListpackName ? `*2\r\n${bulk('hash-max-listpack-value')}${bulk('1024')}` : '*0\r\n';
+  if (name === 'config' && command[2] === 'hash-max-ziplist-value')
+    return `*2\r\n${bulk('hash-max-ziplist-value')}${bulk('512')}`;
   if (name === 'info')
     return bulk(
       argument === 'memory' ? MEMORY_INFO : `${VALKEY_SERVER_INFO}\r\n# Persistence\r\nloading:0\r\n`,
@@ -92,5 +98,20 @@ describe('checkRedisServer on Valkey', () => {
     });
     expect(checks[1]?.detail).toBe('Valkey 8.1.1, Redis-compatible 7.2.4 (needs 6.2.0 or newer)');
     expect(checks[1]?.fix).toBeUndefined();
+  });
+
+  it('names the setting as a server that knows only the older name does, with its value', async () => {
+    knowsListpackName = false;
+    try {
+      const checks = await checkRedisServer(url, { connectTimeoutMs: 2000 });
+      expect(checks[3]).toMatchObject({
+        name: 'Redis hash encoding',
+        ok: true,
+        warning: true,
+        detail: 'hash-max-ziplist-value 512 (1024 recommended)',
+      });
+    } finally {
+      knowsListpackName = true;
+    }
   });
 });
