@@ -23,7 +23,7 @@ import { createHoldpointQueue, timerQueueName } from '../src/jobs/queue.js';
 import { createRedisConnections, type RedisConnections } from '../src/ops/redis-connections.js';
 import { RedisDueTimers } from '../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
-import { prose } from './prose.js';
+import { prose } from '../test/support/prose.js';
 
 /** The ask the mock models call `ask_question` with (as in bench/run.ts). */
 export const ASK_ARGS = {

@@ -71,6 +71,7 @@ import { StoreKeys } from '../src/store/keys.js';
 import { RedisAskChanges } from '../src/store/redis-ask-changes.js';
 import { RedisDueTimers } from '../src/store/redis-due-timers.js';
 import { RedisTurnStore } from '../src/store/redis-turn-store.js';
+import { prose } from '../test/support/prose.js';
 import { freePort, startRedisServer } from '../test/support/redis-server.js';
 import {
   blockActionRequest,
@@ -79,7 +80,6 @@ import {
 } from '../test/support/slack-payloads.js';
 import { clickClient } from './click-client.js';
 import { createBenchEngine, instantAskingModel, quietSurface } from './holdpoint-engine.js';
-import { prose } from './prose.js';
 
 const ASK_ARGS = {
   questions: [

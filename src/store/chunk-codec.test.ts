@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DEFLATE_FROM_CHARS, packChunk, unpackChunk } from './chunk-codec.js';
+import { DEFLATE_FROM_BYTES, packChunk, unpackChunk } from './chunk-codec.js';
 
 /** Text like a conversation's: words that repeat as English does, not one phrase over and over. */
 function prose(chars: number): string {
@@ -51,11 +51,22 @@ describe('packChunk', () => {
   it.each([
     { name: 'an empty array', value: '[]', deflated: false },
     {
-      name: `JSON under ${DEFLATE_FROM_CHARS} characters`,
-      value: json(prose(DEFLATE_FROM_CHARS - 40)),
+      name: `JSON under ${DEFLATE_FROM_BYTES} bytes`,
+      value: json(prose(DEFLATE_FROM_BYTES - 40)),
       deflated: false,
     },
-    { name: 'JSON of 1 KB of prose', value: json(prose(DEFLATE_FROM_CHARS)), deflated: true },
+    {
+      name: `JSON under ${DEFLATE_FROM_BYTES} bytes with characters outside ASCII`,
+      value: json(`${prose(DEFLATE_FROM_BYTES - 80)} échoué 回滚`),
+      deflated: false,
+    },
+    {
+      // Redis counts a hash value's listpack limit in bytes: 400 characters of Japanese are 1,200 of them.
+      name: `JSON of 400 characters outside ASCII (fewer than ${DEFLATE_FROM_BYTES} characters, more bytes)`,
+      value: json('デプロイが失敗しました。ロールバックしますか？'.repeat(18).slice(0, 400)),
+      deflated: true,
+    },
+    { name: 'JSON of 1 KB of prose', value: json(prose(DEFLATE_FROM_BYTES)), deflated: true },
     { name: 'JSON of 20 KB of prose', value: json(prose(20_000)), deflated: true },
     {
       name: 'JSON of random base64 (6 bits a character: still smaller)',

@@ -1,11 +1,13 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 
 /**
- * A message chunk's JSON of at least this many characters (1,024) is stored deflated. Below it deflate saves
+ * A message chunk's JSON of at least this many UTF-8 bytes (1,024) is stored deflated. Below it deflate saves
  * little (about 45% of 750 bytes of prose) for a fixed 15-50 µs, and a step that adds one short message is
- * the common write.
+ * the common write. Bytes, not characters: Redis keeps a hash compact while each value is at most
+ * `hash-max-listpack-value` bytes (docker-compose.yml sets 1,024), and text outside ASCII takes 2-4 bytes a
+ * character.
  */
-export const DEFLATE_FROM_CHARS = 1024;
+export const DEFLATE_FROM_BYTES = 1024;
 
 /**
  * zlib level 1 (fastest). Measured on this project's 2-core machine with 20 KB of prose JSON: level 1 keeps
@@ -19,12 +21,13 @@ const JSON_ARRAY_FIRST_BYTE = 0x5b;
 
 /**
  * The value stored for a chunk of messages (hash field `c<i>` of a turn): its JSON unchanged when shorter
- * than {@link DEFLATE_FROM_CHARS}, else a zlib stream (RFC 1950:
+ * than {@link DEFLATE_FROM_BYTES} in UTF-8, else a zlib stream (RFC 1950:
  * a 2-byte header, then deflate, then an Adler-32 checksum of the JSON, so a damaged value is detected).
  * @param json a JSON array (of messages)
  */
 export function packChunk(json: string): string | Buffer {
-  if (json.length < DEFLATE_FROM_CHARS) return json;
+  // A string's UTF-8 bytes are never fewer than its UTF-16 code units, so only short strings are counted.
+  if (json.length < DEFLATE_FROM_BYTES && Buffer.byteLength(json) < DEFLATE_FROM_BYTES) return json;
   return deflateSync(json, { level: DEFLATE_LEVEL });
 }
 

@@ -17,7 +17,7 @@ export interface AskRef {
  *
  * Layout (`p` = prefix, default `hp`):
  * - `p:{t:<turnId>}:turn`: hash `rev`, `head` (TurnRecord JSON without messages), `ccount`, `mcount` and
- *   message chunks `c0`, `c1`, … (one per commit's new messages, deflated from 1,024 characters on); `data`
+ *   message chunks `c0`, `c1`, … (one per commit's new messages, deflated from 1,024 bytes (UTF-8) on); `data`
  *   (the whole record) before that.
  * - `p:{t:<turnId>}:ask:<askId>`: hash of one ask (see `redis-turn-store.ts`).
  * - `p:asks`: zset of live asks (open, or resolved and not yet consumed by their turn), member

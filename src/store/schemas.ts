@@ -320,7 +320,7 @@ export function serializeTurnHead(turn: TurnRecord): string {
 }
 
 /**
- * Messages for one chunk field `c<i>` of a turn hash: a JSON array, deflated from 1,024 characters on
+ * Messages for one chunk field `c<i>` of a turn hash: a JSON array, deflated from 1,024 bytes (UTF-8) on
  * (see `chunk-codec.ts`).
  * @throws StateError `state_invalid_record` when one is not a ModelMessage (never stored, so a read need not check it deeply)
  */

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { TurnRecord } from '../../../src/agent/turn-record.js';
 import { StateError, SystemError } from '../../../src/errors.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
+import { prose } from '../../support/prose.js';
 import { isClusterRun, testRedisUrl } from '../../support/redis.js';
 import { freePort } from '../../support/redis-server.js';
 import { answer, makeAsk, makeTurn, pausedAsk, storeForTest } from './builders.js';
@@ -130,7 +131,13 @@ describe('append-only turn state: a commit writes only what changed', () => {
   });
 
   it('a large chunk is stored deflated: the turn key takes less memory than the history, and reads back equal', async () => {
-    const turn = makeTurn('deflate-1', { messages: history(40) });
+    // Conversation-like text, which deflates about as English does (repeated letters would flatter it).
+    const messages = Array.from({ length: 40 }, (_, index) =>
+      index % 2 === 0
+        ? { role: 'user' as const, content: prose(500, index) }
+        : { role: 'assistant' as const, content: prose(500, index) },
+    );
+    const turn = makeTurn('deflate-1', { messages });
     await store.createTurn(turn);
     const key = store.keys.turn('deflate-1');
     const historyBytes = Buffer.byteLength(JSON.stringify(turn.messages));
