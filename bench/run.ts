@@ -276,10 +276,10 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
     { concurrency: 50, total: 10_000, cold: true },
   ];
   for (const { concurrency, total, cold } of runs) {
-    const maxBatch = process.env.BENCH_MAX_BATCH;
+    const maxBatch = positiveIntegerEnv('BENCH_MAX_BATCH');
     const connections = createRedisConnections(
       redisUrl,
-      maxBatch ? { request: { maxBatch: Number(maxBatch) } } : {},
+      maxBatch !== undefined ? { request: { maxBatch } } : {},
     );
     const client = connections.request;
     const warmup = 5_000;
@@ -749,7 +749,7 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const slack = new WebClient(fake.botToken, { slackApiUrl: fake.url });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix: storePrefix });
-  const concurrency = Number(process.env.BENCH_ACK_CONCURRENCY ?? 50);
+  const concurrency = positiveIntegerEnv('BENCH_ACK_CONCURRENCY') ?? 50;
   const results: Array<{ concurrency: number; samples: number[] }> = [];
   for (const level of [1, concurrency]) {
     const samples: number[] = [];
@@ -1164,8 +1164,23 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   await engine.close();
 }
 
+/**
+ * A whole number of at least 1 from the environment variable `name`, or undefined when it is unset.
+ * @throws Error naming the variable and its value when it is anything else (`abc`, `0`, `2.5`).
+ */
+function positiveIntegerEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}
+
 async function main(): Promise<void> {
   const began = Date.now();
+  // Read again where used; checked here so that a typo stops the run before the first section.
+  for (const name of ['BENCH_ACK_CONCURRENCY', 'BENCH_MAX_BATCH']) positiveIntegerEnv(name);
   const flags = readRedisFlags();
   const server = process.env.REDIS_URL ? null : await startRedisServer(flags);
   const redisUrl = process.env.REDIS_URL ?? server?.url ?? '';
