@@ -150,8 +150,8 @@ function optionalNumber(hash: Record<string, string>, field: string, key: string
 
 /**
  * Reads an ask hash into an {@link AskRecord}. The definition part (`questions`, `answerers`, `conversation`)
- * is deeply frozen and shared between reads of the same ask: copy before changing it. `written` is a
- * resolution this process just stored: when the hash holds exactly its JSON it is used as is, not parsed.
+ * is deeply frozen and shared between reads of the same ask: copy before changing it. `written` are
+ * resolutions this process just stored: where the hash holds exactly one's JSON it is used as is, not parsed.
  * `known` is the cache entry whose digest the caller sent (the reply leaves `def` out when it matched).
  * @throws StateError `state_invalid_record` (missing `def`, bad status or number), and whatever
  *   {@link deserializeAskDefinition} / {@link deserializeQuestionResolution} throw.
@@ -160,7 +160,10 @@ export function askRecordFromHash(
   hash: Record<string, string>,
   key: string,
   definitions: DefinitionCache,
-  options: { written?: WrittenResolution; known?: Readonly<DefinitionEntry> | undefined } = {},
+  options: {
+    written?: readonly WrittenResolution[];
+    known?: Readonly<DefinitionEntry> | undefined;
+  } = {},
 ): AskRecord {
   const { written, known } = options;
   const definition = definitionOf(hash, key, definitions, known);
@@ -173,7 +176,8 @@ export function askRecordFromHash(
   const resolutions = definition.questions.map((_, index) => {
     const raw = hash[`r${index}`];
     if (raw === undefined) return null;
-    if (written?.index === index && written.json === raw) return written.resolution;
+    const mine = written?.find((entry) => entry.index === index);
+    if (mine !== undefined && mine.json === raw) return mine.resolution;
     return deserializeQuestionResolution(raw, `${key} r${index}`);
   });
   return {

@@ -340,7 +340,7 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
     return this.#transitionResult(reply, key, turnId, askId, now, (rest) => {
       const hash = hashFromAnswerReply(rest, ASK_LIMITS.maxQuestions);
       return askRecordFromHash(hash, key, this.#definitions, {
-        written: { index: questionIndex, json, resolution },
+        written: [{ index: questionIndex, json, resolution }],
         known,
       });
     });
@@ -358,15 +358,25 @@ export class RedisTurnStore implements TurnStore, TurnLeases, ThreadQueue, AskSt
   ): Promise<AskTransitionResult> {
     const key = this.keys.ask(turnId, askId);
     const now = Date.now();
+    const written = fallbacks.map((resolution, index) => ({
+      index,
+      json: JSON.stringify(resolution),
+      resolution,
+    }));
+    // As for answers: the script leaves def out when this digest matches (the timeout has just read the ask).
+    const known = this.#definitions.entry(key);
     const reply = await this.#call('resolveOpenQuestions', key, () =>
       this.#scripts.resolveOpenQuestions(
         key,
         now,
         options.onlyIfDue === true ? '1' : '0',
-        ...fallbacks.map((fallback) => JSON.stringify(fallback)),
+        known?.digest ?? '',
+        ...written.map((entry) => entry.json),
       ),
     );
-    return this.#transitionResult(reply, key, turnId, askId, now);
+    return this.#transitionResult(reply, key, turnId, askId, now, (rest) =>
+      askRecordFromHash(hashFromReply(rest[0]), key, this.#definitions, { written, known }),
+    );
   }
 
   /** See {@link AskStore.extendAsk}. The ask index follows the new deadline (one `ZADD GT` after the script). */

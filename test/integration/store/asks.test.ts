@@ -4,6 +4,7 @@ import { standaloneScope } from '../../../src/asks/types.js';
 import { StateError } from '../../../src/errors.js';
 import { askIndexBand, resolvedScore } from '../../../src/store/ask-index.js';
 import { DefinitionCache, definitionDigest } from '../../../src/store/definition-cache.js';
+import { storeScripts } from '../../../src/store/lua/index.js';
 import { RedisTurnStore } from '../../../src/store/redis-turn-store.js';
 import { answer, assumed, makeAsk, pausedAsk, storeForTest } from './builders.js';
 
@@ -295,6 +296,43 @@ describe('resolveOpenQuestions', () => {
       code: 'state_invalid_argument',
     });
     expect((await store.getAsk('res-few', 'a'))?.status).toBe('open');
+  });
+
+  it('a process that read the ask gets the reply without the definition, and the resolutions it wrote as they are', async () => {
+    const written = await pausedAsk(store, 'res-known', 'a', { questionCount: 2 });
+    const definitions = new DefinitionCache();
+    const reader = new RedisTurnStore(redis, { prefix, definitions });
+    const read = await reader.getAsk('res-known', 'a');
+    const fallbacks = [assumed('A'), assumed('B')];
+    const result = await reader.resolveOpenQuestions('res-known', 'a', fallbacks);
+    expect(result.status).toBe('completed');
+    // The very definition object it cached when it read the ask: nothing parsed again.
+    expect(result.ask?.questions).toBe(read?.questions);
+    expect(result.ask?.resolutions).toStrictEqual(fallbacks);
+    expect(result.ask?.resolutions[0]).toBe(fallbacks[0]);
+    // A process that never read it gets the definition in the reply.
+    const cold = await pausedAsk(store, 'res-cold', 'a', { questionCount: 2 });
+    const other = new RedisTurnStore(redis, { prefix, definitions: new DefinitionCache() });
+    const coldResult = await other.resolveOpenQuestions('res-cold', 'a', fallbacks);
+    expect(coldResult.ask?.questions).toStrictEqual(cold.questions);
+    expect(coldResult.ask?.questions).toStrictEqual(written.questions);
+  });
+
+  it('the script leaves def out of its reply only when the caller sent the stored digest', async () => {
+    await pausedAsk(store, 'res-digest', 'a');
+    await pausedAsk(store, 'res-digest-2', 'a');
+    const script = storeScripts().resolveOpenQuestions.lua;
+    const fieldsOf = (reply: unknown) =>
+      ((reply as [number, string[]])[1] ?? []).filter((_, i) => i % 2 === 0);
+    const key = store.keys.ask('res-digest', 'a');
+    const digest = (await redis.hget(key, 'dsum')) ?? '';
+    const fallback = JSON.stringify(assumed('A'));
+    const known = await redis.eval(script, 1, key, Date.now(), '0', digest, fallback);
+    expect(fieldsOf(known)).toContain('status');
+    expect(fieldsOf(known)).not.toContain('def');
+    const key2 = store.keys.ask('res-digest-2', 'a');
+    for (const sent of ['', 'another-digest'])
+      expect(fieldsOf(await redis.eval(script, 1, key2, Date.now(), '0', sent, fallback))).toContain('def');
   });
 
   it('reports not-found', async () => {
