@@ -1,3 +1,4 @@
+import { CONFIG_VARIABLES } from '../config/config-variables.js';
 import { InvalidConfigError, loadConfig } from '../config/load-config.js';
 import { redactUrl } from '../config/redact-url.js';
 import type { Config } from '../config/types.js';
@@ -7,6 +8,8 @@ import type { DoctorCheck } from './doctor-check.js';
 export interface ConfigCheckResult {
   check: DoctorCheck;
   config: Config | null;
+  /** Names of the variables with a problem (empty when valid; every name when the loading itself failed). */
+  invalid: readonly string[];
 }
 
 /**
@@ -18,6 +21,7 @@ export function checkConfig(env: Readonly<Record<string, string | undefined>>): 
     const config = loadConfig(env);
     return {
       config,
+      invalid: [],
       check: {
         name: 'Configuration',
         ok: true,
@@ -29,6 +33,7 @@ export function checkConfig(env: Readonly<Record<string, string | undefined>>): 
       const count = error.problems.length;
       return {
         config: null,
+        invalid: error.problems.map((problem) => problem.variable),
         check: {
           name: 'Configuration',
           ok: false,
@@ -43,6 +48,7 @@ export function checkConfig(env: Readonly<Record<string, string | undefined>>): 
     const message = error instanceof Error ? error.message : String(error);
     return {
       config: null,
+      invalid: CONFIG_VARIABLES.map((variable) => variable.name),
       check: {
         name: 'Configuration',
         ok: false,

@@ -1,3 +1,4 @@
+import { CONFIG_VARIABLES } from '../config/config-variables.js';
 import { channelChecks } from './check-channels.js';
 import { checkConfig } from './check-config.js';
 import { checkMcpServers } from './check-mcp-servers.js';
@@ -21,23 +22,49 @@ export interface DoctorOptions {
 }
 
 /**
- * The checks of `holdpoint doctor`: the configuration first (invalid: stop there), then Redis, Slack, the
- * model and each MCP tool server of the config file at the same time, reported in that order.
+ * The checks of `holdpoint doctor`: the configuration first, then Redis, Slack, the model and each MCP tool
+ * server of the config file at the same time, reported in that order. With an invalid configuration it
+ * still checks Redis (at REDIS_URL, or its default) unless REDIS_URL is itself wrong, and says in one ⚠ line
+ * that Slack, the model and the tool servers wait for a valid configuration.
  * @param env the environment to check (the CLI passes `process.env`)
  */
 export async function runDoctor(
   env: Readonly<Record<string, string | undefined>>,
   options: DoctorOptions = {},
 ): Promise<DoctorReport> {
-  const { check, config } = checkConfig(env);
-  if (config === null) return { checks: [check], ok: false };
+  const { check, config, invalid } = checkConfig(env);
   const timeout = options.timeoutMs;
+  const redisOptions = timeout === undefined ? {} : { connectTimeoutMs: timeout };
+  if (config === null) {
+    const redisUrl = invalid.includes('REDIS_URL') ? null : (env.REDIS_URL ?? defaultRedisUrl());
+    const redis = redisUrl === null ? [] : await checkRedisServer(redisUrl, redisOptions);
+    const checks = [check, ...redis, notCheckedYet()];
+    return { checks, ok: false };
+  }
   const [redis, slack, model, mcp] = await Promise.all([
-    checkRedisServer(config.redis.url, timeout === undefined ? {} : { connectTimeoutMs: timeout }),
+    checkRedisServer(config.redis.url, redisOptions),
     checkSlack(config.slack, timeout === undefined ? {} : { timeoutMs: timeout }),
     checkModel(config.model, timeout === undefined ? {} : { timeoutMs: timeout }),
     checkMcpServers(config.file, timeout === undefined ? {} : { timeoutMs: timeout }),
   ]);
   const checks = [check, ...channelChecks(config), ...redis, ...slack, model, ...mcp];
   return { checks, ok: checks.every((entry) => entry.ok) };
+}
+
+/** REDIS_URL's default (`redis://127.0.0.1:6379`), the one the bot would use with it unset. */
+function defaultRedisUrl(): string {
+  return (
+    CONFIG_VARIABLES.find((variable) => variable.name === 'REDIS_URL')?.default ?? 'redis://127.0.0.1:6379'
+  );
+}
+
+/** The line for what an invalid configuration keeps doctor from checking. */
+function notCheckedYet(): DoctorCheck {
+  return {
+    name: 'Slack, model and MCP tool servers',
+    ok: true,
+    warning: true,
+    detail: 'not checked until the configuration is valid',
+    fix: 'Fix the configuration problems above, then run holdpoint doctor again.',
+  };
 }

@@ -221,17 +221,50 @@ channels:
     expect(run.stdout).toContain('1 of 5 checks failed.');
   });
 
-  it('stops at the configuration when SLACK_BOT_TOKEN is missing: exit 1, no stack trace', async () => {
+  it('with SLACK_BOT_TOKEN missing still checks Redis, and says what it could not check: exit 1, no stack trace', async () => {
     const run = await runHoldpoint(['doctor'], { env: doctorEnv({ SLACK_BOT_TOKEN: undefined }) });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
     const lines = checklist(run.stdout);
-    expect([...lines.keys()]).toEqual(['Configuration']);
+    expect([...lines.keys()]).toEqual([
+      'Configuration',
+      'Redis reachable',
+      'Redis version',
+      'Redis eviction policy',
+      'Redis hash encoding',
+      'Slack, model and MCP tool servers',
+    ]);
     expect(lines.get('Configuration')).toEqual({ mark: '✖', detail: '1 problem: SLACK_BOT_TOKEN' });
     expect(run.stdout).toContain('SLACK_BOT_TOKEN is missing');
-    expect(run.stdout).toContain('1 of 1 check failed.');
+    expect(lines.get('Redis reachable')).toEqual({ mark: '✔', detail: `${goodRedis.url} answered PING` });
+    expect(lines.get('Slack, model and MCP tool servers')).toEqual({
+      mark: '⚠',
+      detail: 'not checked until the configuration is valid',
+    });
+    expect(run.stdout).toContain('1 of 6 checks failed.');
     expect(run.stdout).not.toMatch(STACK_TRACE);
     expect(slack.calls.filter((call) => call.token === null)).toEqual([]);
     expect(replay.requests).toHaveLength(0);
+  });
+
+  it('with nothing set checks the default Redis URL; with REDIS_URL itself wrong checks no Redis', async () => {
+    const port = await freePort();
+    const bare = await runHoldpoint(['doctor'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
+    expect(bare.code).toBe(1);
+    const bareLines = checklist(bare.stdout);
+    expect(bareLines.get('Configuration')?.mark).toBe('✖');
+    // redis://127.0.0.1:6379, the default: answered or not, the line says which URL it tried.
+    expect(bareLines.get('Redis reachable')?.detail).toMatch(/redis:\/\/127\.0\.0\.1:6379/);
+
+    const wrong = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ REDIS_URL: `http://127.0.0.1:${port}` }),
+    });
+    expect(wrong.code).toBe(1);
+    const wrongLines = checklist(wrong.stdout);
+    expect(wrongLines.get('Configuration')).toEqual({ mark: '✖', detail: '1 problem: REDIS_URL' });
+    expect(wrongLines.has('Redis reachable')).toBe(false);
+    expect(wrongLines.get('Slack, model and MCP tool servers')?.mark).toBe('⚠');
   });
 });
