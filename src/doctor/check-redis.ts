@@ -20,21 +20,34 @@ const UNREACHABLE_FIX =
 /**
  * Connects once to the Redis at `url` (no retries) and checks it with {@link checkRedis}:
  * four lines, `Redis reachable`, `Redis version`, `Redis eviction policy` and `Redis hash encoding`; only the
- * first when Redis cannot be reached. A value Redis refuses to tell (ACL, managed Redis) gives a warning,
- * not a failure (the hash encoding, optional tuning, not even that).
+ * first when Redis cannot be reached (or `url` cannot be parsed). A value Redis refuses to tell (ACL,
+ * managed Redis) gives a warning, not a failure.
  */
 export async function checkRedisServer(
   url: string,
   options: RedisDoctorOptions = {},
 ): Promise<DoctorCheck[]> {
   const shown = redactUrl(url);
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: options.connectTimeoutMs ?? 5000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    connectionName: 'holdpoint-doctor',
-  });
+  let redis: Redis;
+  try {
+    redis = new Redis(url, {
+      lazyConnect: true,
+      connectTimeout: options.connectTimeoutMs ?? 5000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      connectionName: 'holdpoint-doctor',
+    });
+  } catch (error) {
+    // ioredis parses the URL in its constructor (`new URL`): a URL it cannot read throws there.
+    return [
+      {
+        name: 'Redis reachable',
+        ok: false,
+        detail: `cannot use REDIS_URL ${shown}: ${describe(error)}`,
+        fix: 'Set REDIS_URL to redis://host:6379 (or rediss:// for TLS).',
+      },
+    ];
+  }
   let lastError: unknown = null;
   redis.on('error', (error: unknown) => {
     lastError = error;

@@ -36,7 +36,9 @@ export async function runDoctor(
   const timeout = options.timeoutMs;
   const redisOptions = timeout === undefined ? {} : { connectTimeoutMs: timeout };
   if (config === null) {
-    const redisUrl = invalid.includes('REDIS_URL') ? null : (env.REDIS_URL ?? defaultRedisUrl());
+    // As the configuration reads it: trimmed, and empty as unset.
+    const setUrl = env.REDIS_URL?.trim() || undefined;
+    const redisUrl = invalid.includes('REDIS_URL') ? null : (setUrl ?? defaultRedisUrl());
     const redis = redisUrl === null ? [] : await checkRedisServer(redisUrl, redisOptions);
     const checks = [check, ...redis, notCheckedYet()];
     return { checks, ok: false };

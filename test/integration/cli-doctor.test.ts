@@ -267,4 +267,21 @@ channels:
     expect(wrongLines.has('Redis reachable')).toBe(false);
     expect(wrongLines.get('Slack, model and MCP tool servers')?.mark).toBe('⚠');
   });
+
+  it('reads REDIS_URL as the bot does when the configuration is invalid: trimmed, and empty as unset', async () => {
+    const padded = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ SLACK_BOT_TOKEN: undefined, REDIS_URL: `  ${goodRedis.url}  ` }),
+    });
+    expect(padded.code).toBe(1);
+    expect(padded.stdout).not.toMatch(STACK_TRACE);
+    expect(checklist(padded.stdout).get('Redis reachable')).toEqual({
+      mark: '✔',
+      detail: `${goodRedis.url} answered PING`,
+    });
+    const empty = await runHoldpoint(['doctor'], {
+      env: doctorEnv({ SLACK_BOT_TOKEN: undefined, REDIS_URL: '' }),
+    });
+    expect(empty.stdout).not.toMatch(STACK_TRACE);
+    expect(checklist(empty.stdout).get('Redis reachable')?.detail).toMatch(/redis:\/\/127\.0\.0\.1:6379/);
+  });
 });

@@ -115,3 +115,12 @@ describe('checkRedisServer on Valkey', () => {
     }
   });
 });
+
+describe('checkRedisServer with a URL ioredis cannot parse', () => {
+  it('is one failed line naming the URL, not a thrown TypeError', async () => {
+    const checks = await checkRedisServer('redis://[::1', { connectTimeoutMs: 2000 });
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ name: 'Redis reachable', ok: false });
+    expect(checks[0]?.detail).toMatch(/^cannot use REDIS_URL /);
+  });
+});
