@@ -1,49 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { prose as conversationText } from '../../test/support/prose.js';
 import { DEFLATE_FROM_BYTES, packChunk, unpackChunk } from './chunk-codec.js';
 
-/** Text like a conversation's: words that repeat as English does, not one phrase over and over. */
-function prose(chars: number): string {
-  const words = [
-    'the',
-    'deploy',
-    'of',
-    'payments-api',
-    'failed',
-    'on',
-    'canary',
-    'error',
-    'rate',
-    'rose',
-    'to',
-    '4%',
-    'after',
-    'the',
-    'migration',
-    'rollback',
-    'or',
-    'hotfix',
-    'forward',
-    'logs',
-    'show',
-    'timeouts',
-    'from',
-    'the',
-    'ledger',
-    'service',
-    'p99',
-    'latency',
-    'is',
-    '830',
-    'ms',
-    'and',
-    'climbing',
-  ];
-  let text = '';
-  for (let n = 0; text.length < chars; n += 1) text += `${words[(n * 7 + (n >> 3)) % words.length]} `;
-  return text.slice(0, chars);
-}
+/** Conversation-like text (deflates about as English does); the seed only has to be fixed. */
+const prose = (chars: number) => conversationText(chars, 7);
 
 const json = (text: string) => JSON.stringify([{ role: 'user', content: text }]);
 
@@ -81,6 +43,23 @@ describe('packChunk', () => {
       expect(packed.length).toBeLessThan(Buffer.byteLength(value));
     } else expect(packed).toBe(value);
     expect(unpackChunk(Buffer.from(packed))).toBe(value);
+  });
+
+  /** JSON of exactly `bytes` UTF-8 bytes, most of it two-byte characters (so far fewer characters). */
+  const jsonOfBytes = (bytes: number) => {
+    const frame = Buffer.byteLength(json(''));
+    const pairs = Math.floor((bytes - frame) / 2);
+    return json('é'.repeat(pairs) + 'a'.repeat(bytes - frame - pairs * 2));
+  };
+
+  it.each([
+    { bytes: DEFLATE_FROM_BYTES - 1, deflated: false },
+    { bytes: DEFLATE_FROM_BYTES, deflated: true },
+  ])('at the limit, counted in bytes: $bytes bytes deflated $deflated', ({ bytes, deflated }) => {
+    const value = jsonOfBytes(bytes);
+    expect(Buffer.byteLength(value)).toBe(bytes);
+    expect(value.length).toBeLessThan(DEFLATE_FROM_BYTES * 0.6);
+    expect(Buffer.isBuffer(packChunk(value))).toBe(deflated);
   });
 
   it('keeps text outside ASCII', () => {

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { QuestionResolution } from '../../../src/ask/types.js';
 import { standaloneScope } from '../../../src/asks/types.js';
 import { StateError } from '../../../src/errors.js';
@@ -316,6 +316,57 @@ describe('resolveOpenQuestions', () => {
     const coldResult = await other.resolveOpenQuestions('res-cold', 'a', fallbacks);
     expect(coldResult.ask?.questions).toStrictEqual(cold.questions);
     expect(coldResult.ask?.questions).toStrictEqual(written.questions);
+  });
+
+  it('sends the digest of the definition it holds, and none for an ask it never read', async () => {
+    await pausedAsk(store, 'res-sent', 'a');
+    await pausedAsk(store, 'res-unsent', 'a');
+    const reader = new RedisTurnStore(redis, { prefix, definitions: new DefinitionCache() });
+    await reader.getAsk('res-sent', 'a');
+    const sent = vi.spyOn(redis, 'sendCommand');
+    try {
+      await reader.resolveOpenQuestions('res-sent', 'a', [assumed('A')]);
+      await reader.resolveOpenQuestions('res-unsent', 'a', [assumed('A')]);
+      // EVALSHA's arguments: sha, key count, the ask key, now, onlyIfDue, the digest, the fallbacks.
+      const digestSentFor = (key: string) =>
+        sent.mock.calls
+          .map(([command]) => command as unknown as { name: string; args: unknown[] })
+          .find((command) => /^eval/.test(command.name) && command.args[2] === key)?.args[5];
+      expect(digestSentFor(store.keys.ask('res-sent', 'a'))).toBe(
+        await redis.hget(store.keys.ask('res-sent', 'a'), 'dsum'),
+      );
+      expect(digestSentFor(store.keys.ask('res-unsent', 'a'))).toBe('');
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('resolves with the definition it held when it sent the digest, even if the cache dropped it meanwhile', async () => {
+    // Capacity 2: the entry of A is the oldest, and a cold read of C evicts it while the timeout of A is in flight.
+    const definitions = new DefinitionCache(2);
+    const proc = new RedisTurnStore(redis, { prefix, definitions });
+    const written = await pausedAsk(store, 'rev-a', 'a');
+    await pausedAsk(store, 'rev-b', 'a');
+    await pausedAsk(store, 'rev-c', 'a');
+    await proc.getAsk('rev-a', 'a');
+    await proc.getAsk('rev-b', 'a');
+    const [read, resolved] = await Promise.all([
+      proc.getAsk('rev-c', 'a'),
+      proc.resolveOpenQuestions('rev-a', 'a', [assumed('A')]),
+    ]);
+    expect(read?.askId).toBe('a');
+    expect(resolved.status).toBe('completed');
+    expect(resolved.ask?.questions).toStrictEqual(written.questions);
+  });
+
+  it('resolves an ask written before definition digests existed (no dsum field) with a warm cache', async () => {
+    const written = await pausedAsk(store, 'res-old', 'a', { questionCount: 2 });
+    await redis.hdel(store.keys.ask('res-old', 'a'), 'dsum');
+    const reader = new RedisTurnStore(redis, { prefix, definitions: new DefinitionCache() });
+    await reader.getAsk('res-old', 'a');
+    const result = await reader.resolveOpenQuestions('res-old', 'a', [assumed('A'), assumed('B')]);
+    expect(result.status).toBe('completed');
+    expect(result.ask?.questions).toStrictEqual(written.questions);
   });
 
   it('the script leaves def out of its reply only when the caller sent the stored digest', async () => {
