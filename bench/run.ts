@@ -64,6 +64,7 @@ import { DueTimerLane } from '../src/jobs/due-timer-lane.js';
 import { JOB_NAMES } from '../src/jobs/payloads.js';
 import { TIMER_CONCURRENCY, timerQueueName } from '../src/jobs/queue.js';
 import { createHoldpointWorker, JOB_TIMINGS } from '../src/jobs/worker.js';
+import { readListpackSetting } from '../src/ops/redis-checks.js';
 import { createRedisConnections } from '../src/ops/redis-connections.js';
 import { encodeMessageRef } from '../src/slack/message-ref.js';
 import { DefinitionCache } from '../src/store/definition-cache.js';
@@ -80,6 +81,24 @@ import {
 } from '../test/support/slack-payloads.js';
 import { clickClient } from './click-client.js';
 import { createBenchEngine, instantAskingModel, quietSurface } from './holdpoint-engine.js';
+
+/**
+ * A whole number of at least 1 from the environment variable `name`, or undefined when it is unset.
+ * @throws Error naming the variable and its value when it is anything else (`abc`, `0`, `2.5`).
+ */
+function positiveIntegerEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}
+
+/** Section 6's burst size (BENCH_ACK_CONCURRENCY, default 50); read at start-up, so a typo stops the run at once. */
+const ACK_CONCURRENCY = positiveIntegerEnv('BENCH_ACK_CONCURRENCY') ?? 50;
+/** Section 2's write grouping of the request client (BENCH_MAX_BATCH), or undefined for the client's default. */
+const MAX_BATCH = positiveIntegerEnv('BENCH_MAX_BATCH');
 
 const ASK_ARGS = {
   questions: [
@@ -276,10 +295,9 @@ async function benchAnswerRecord(redisUrl: string, ask: NormalizedAsk): Promise<
     { concurrency: 50, total: 10_000, cold: true },
   ];
   for (const { concurrency, total, cold } of runs) {
-    const maxBatch = positiveIntegerEnv('BENCH_MAX_BATCH');
     const connections = createRedisConnections(
       redisUrl,
-      maxBatch !== undefined ? { request: { maxBatch } } : {},
+      MAX_BATCH !== undefined ? { request: { maxBatch: MAX_BATCH } } : {},
     );
     const client = connections.request;
     const warmup = 5_000;
@@ -576,9 +594,9 @@ async function memoryPerOpenAsk(
   let last = { history: 0, stored: 0, askEncoding: null as unknown };
   for (let i = 0; i < count; i++) last = await open();
   const perAsk = Math.round(((await usedMemory()) - before) / count);
-  const listpackValue = ((await redis.config('GET', 'hash-max-listpack-value')) as string[])[1];
+  const listpack = await readListpackSetting(redis);
   console.log(
-    `5c. Redis memory per open ask (used_memory growth over ${count.toLocaleString('en-US')} paused turns, shown asks with their timeout and nudge timers): ${perAsk} B with a history of ${last.history} B = history + ${perAsk - last.history} B [target: history + 2,048 B]; the history is stored in ${last.stored} B (deflated), so everything else is ${perAsk - last.stored} B; ask hash ${String(last.askEncoding)} (hash-max-listpack-value ${listpackValue})`,
+    `5c. Redis memory per open ask (used_memory growth over ${count.toLocaleString('en-US')} paused turns, shown asks with their timeout and nudge timers): ${perAsk} B with a history of ${last.history} B = history + ${perAsk - last.history} B [target: history + 2,048 B]; the history is stored in ${last.stored} B (deflated), so everything else is ${perAsk - last.stored} B; ask hash ${String(last.askEncoding)} (${listpack ? `${listpack.name} ${listpack.value}` : 'hash-max-listpack-value unknown'})`,
   );
 }
 
@@ -749,9 +767,8 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   const slack = new WebClient(fake.botToken, { slackApiUrl: fake.url });
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const store = new RedisTurnStore(redis, { prefix: storePrefix });
-  const concurrency = positiveIntegerEnv('BENCH_ACK_CONCURRENCY') ?? 50;
   const results: Array<{ concurrency: number; samples: number[] }> = [];
-  for (const level of [1, concurrency]) {
+  for (const level of [1, ACK_CONCURRENCY]) {
     const samples: number[] = [];
     const sender = clickSender(url, level);
     // One warm-up round first (the load generator opens its connections, the JIT warms up), not counted;
@@ -807,10 +824,10 @@ async function benchAck(redisUrl: string, ask: NormalizedAsk): Promise<void> {
   await redis.quit();
   await fake.stop();
   for (const kind of ['bolt', 'http'] as const) {
-    const samples = await ackFloor(kind, secret, concurrency, fake.responseUrl);
+    const samples = await ackFloor(kind, secret, ACK_CONCURRENCY, fake.responseUrl);
     console.log(
       summary(
-        `6. floor, ${kind === 'bolt' ? "Bolt with a listener that only acks (our transport, Bolt's checks)" : 'Node HTTP server answering 200 at once'}, ${concurrency} concurrent`,
+        `6. floor, ${kind === 'bolt' ? "Bolt with a listener that only acks (our transport, Bolt's checks)" : 'Node HTTP server answering 200 at once'}, ${ACK_CONCURRENCY} concurrent`,
         samples,
       ),
     );
@@ -1164,23 +1181,8 @@ async function benchTimerScale(redisUrl: string, ask: NormalizedAsk, count: numb
   await engine.close();
 }
 
-/**
- * A whole number of at least 1 from the environment variable `name`, or undefined when it is unset.
- * @throws Error naming the variable and its value when it is anything else (`abc`, `0`, `2.5`).
- */
-function positiveIntegerEnv(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
-  return value;
-}
-
 async function main(): Promise<void> {
   const began = Date.now();
-  // Read again where used; checked here so that a typo stops the run before the first section.
-  for (const name of ['BENCH_ACK_CONCURRENCY', 'BENCH_MAX_BATCH']) positiveIntegerEnv(name);
   const flags = readRedisFlags();
   const server = process.env.REDIS_URL ? null : await startRedisServer(flags);
   const redisUrl = process.env.REDIS_URL ?? server?.url ?? '';

@@ -101,7 +101,11 @@ async function readPolicy(redis: Redis): Promise<string | null> {
   return null;
 }
 
-async function readListpackValue(redis: Redis): Promise<ListpackSetting | null> {
+/**
+ * The hash listpack value limit and the name the server answered to (`hash-max-listpack-value`, else the
+ * older `hash-max-ziplist-value` of Redis 6.2), or null when CONFIG GET is refused or answers neither.
+ */
+export async function readListpackSetting(redis: Redis): Promise<ListpackSetting | null> {
   // Redis 7 renamed ziplist to listpack and keeps the old name as an alias; 6.2 knows only the old one.
   for (const name of ['hash-max-listpack-value', 'hash-max-ziplist-value'] as const) {
     try {
@@ -133,7 +137,7 @@ export async function checkRedis(redis: Redis): Promise<RedisCheckResult> {
   await redis.ping();
   const { version, valkeyVersion } = await readVersion(redis);
   const policy = await readPolicy(redis);
-  const listpackValue = await readListpackValue(redis);
+  const listpackValue = await readListpackSetting(redis);
   const problems: string[] = [];
   const warnings: string[] = [];
   if (version === null) {
