@@ -74,6 +74,18 @@ function defaultOf(name: ConfigVariableName): string | undefined {
   return variable?.default ?? undefined;
 }
 
+/**
+ * One variable as the configuration reads it: trimmed, an empty value counting as unset, then its default
+ * (`''` when it has none). For a reader of one variable without a valid configuration (`doctor` checks
+ * Redis even when the Slack settings are wrong).
+ */
+export function configValueOf(
+  env: Readonly<Record<string, string | undefined>>,
+  name: ConfigVariableName,
+): string {
+  return envValue.parse(env[name]) ?? defaultOf(name) ?? '';
+}
+
 function parseHttpUrl(value: string, protocols: readonly string[]): URL | null {
   try {
     const url = new URL(value);

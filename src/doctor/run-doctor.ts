@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES } from '../config/config-variables.js';
+import { configValueOf } from '../config/env-schema.js';
 import { channelChecks } from './check-channels.js';
 import { checkConfig } from './check-config.js';
 import { checkMcpServers } from './check-mcp-servers.js';
@@ -36,9 +36,7 @@ export async function runDoctor(
   const timeout = options.timeoutMs;
   const redisOptions = timeout === undefined ? {} : { connectTimeoutMs: timeout };
   if (config === null) {
-    // As the configuration reads it: trimmed, and empty as unset.
-    const setUrl = env.REDIS_URL?.trim() || undefined;
-    const redisUrl = invalid.includes('REDIS_URL') ? null : (setUrl ?? defaultRedisUrl());
+    const redisUrl = invalid.includes('REDIS_URL') ? null : configValueOf(env, 'REDIS_URL');
     const redis = redisUrl === null ? [] : await checkRedisServer(redisUrl, redisOptions);
     const checks = [check, ...redis, notCheckedYet()];
     return { checks, ok: false };
@@ -51,13 +49,6 @@ export async function runDoctor(
   ]);
   const checks = [check, ...channelChecks(config), ...redis, ...slack, model, ...mcp];
   return { checks, ok: checks.every((entry) => entry.ok) };
-}
-
-/** REDIS_URL's default (`redis://127.0.0.1:6379`), the one the bot would use with it unset. */
-function defaultRedisUrl(): string {
-  return (
-    CONFIG_VARIABLES.find((variable) => variable.name === 'REDIS_URL')?.default ?? 'redis://127.0.0.1:6379'
-  );
 }
 
 /** The line for what an invalid configuration keeps doctor from checking. */
