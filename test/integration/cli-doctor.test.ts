@@ -54,6 +54,9 @@ function doctorEnv(overrides: Record<string, string | undefined> = {}): NodeJS.P
   return env;
 }
 
+/** The Redis lines of a checklist whose Redis answered, in order. */
+const REDIS_LINES = ['Redis reachable', 'Redis version', 'Redis eviction policy', 'Redis hash encoding'];
+
 /** The checklist lines `<mark> <name>: <detail>` by name. */
 function checklist(stdout: string): Map<string, { mark: string; detail: string }> {
   const lines = new Map<string, { mark: string; detail: string }>();
@@ -111,10 +114,7 @@ channels:
     const lines = checklist(run.stdout);
     expect([...lines.keys()]).toEqual([
       'Configuration',
-      'Redis reachable',
-      'Redis version',
-      'Redis eviction policy',
-      'Redis hash encoding',
+      ...REDIS_LINES,
       'Slack auth.test',
       'Slack bot scopes',
       'Model',
@@ -226,14 +226,7 @@ channels:
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
     const lines = checklist(run.stdout);
-    expect([...lines.keys()]).toEqual([
-      'Configuration',
-      'Redis reachable',
-      'Redis version',
-      'Redis eviction policy',
-      'Redis hash encoding',
-      'Slack, model and MCP tool servers',
-    ]);
+    expect([...lines.keys()]).toEqual(['Configuration', ...REDIS_LINES, 'Slack, model and MCP tool servers']);
     expect(lines.get('Configuration')).toEqual({ mark: '✖', detail: '1 problem: SLACK_BOT_TOKEN' });
     expect(run.stdout).toContain('SLACK_BOT_TOKEN is missing');
     expect(lines.get('Redis reachable')).toEqual({ mark: '✔', detail: `${goodRedis.url} answered PING` });

@@ -17,6 +17,27 @@ async function band(member: string): Promise<ReturnType<typeof askIndexBand> | n
   return score === null ? null : askIndexBand(Number(score));
 }
 
+/**
+ * Runs `transition` on ask `a` of turn `<id>-a` from a process whose definition cache (capacity 2) held that
+ * ask's definition when the call went out, while a cold read of `<id>-c` evicts it. Returns the result,
+ * and the definition the ask was written with.
+ */
+async function withEntryEvictedInFlight<T>(
+  id: string,
+  transition: (proc: RedisTurnStore, turnId: string) => Promise<T>,
+): Promise<{ result: T; written: Awaited<ReturnType<typeof pausedAsk>> }> {
+  // Capacity 2: the entry of A is the oldest, and the read of C evicts it while the call for A is in flight.
+  const proc = new RedisTurnStore(redis, { prefix, definitions: new DefinitionCache(2) });
+  const written = await pausedAsk(store, `${id}-a`, 'a');
+  await pausedAsk(store, `${id}-b`, 'a');
+  await pausedAsk(store, `${id}-c`, 'a');
+  await proc.getAsk(`${id}-a`, 'a');
+  await proc.getAsk(`${id}-b`, 'a');
+  const [read, result] = await Promise.all([proc.getAsk(`${id}-c`, 'a'), transition(proc, `${id}-a`)]);
+  expect(read?.askId).toBe('a');
+  return { result, written };
+}
+
 describe('answerQuestion', () => {
   it('records, then completes, then reports already-resolved and closed', async () => {
     await pausedAsk(store, 'ans-1', 'a', { questionCount: 2 });
@@ -209,19 +230,9 @@ describe('answerQuestion and the definition cache', () => {
   });
 
   it('answers with the definition it held when it sent the digest, even if the cache dropped it meanwhile', async () => {
-    // Capacity 2: the entry of A is the oldest, and a cold read of C evicts it while the answer to A is in flight.
-    const definitions = new DefinitionCache(2);
-    const proc = new RedisTurnStore(redis, { prefix, definitions });
-    const written = await pausedAsk(store, 'ev-a', 'a');
-    await pausedAsk(store, 'ev-b', 'a');
-    await pausedAsk(store, 'ev-c', 'a');
-    await proc.getAsk('ev-a', 'a');
-    await proc.getAsk('ev-b', 'a');
-    const [read, answered] = await Promise.all([
-      proc.getAsk('ev-c', 'a'),
-      proc.answerQuestion('ev-a', 'a', 0, answer('U1')),
-    ]);
-    expect(read?.askId).toBe('a');
+    const { result: answered, written } = await withEntryEvictedInFlight('ev', (proc, turnId) =>
+      proc.answerQuestion(turnId, 'a', 0, answer('U1')),
+    );
     expect(answered.status).toBe('completed');
     expect(answered.ask?.questions).toStrictEqual(written.questions);
     expect(await band('ev-a|a')).toBe('resolved');
@@ -342,19 +353,9 @@ describe('resolveOpenQuestions', () => {
   });
 
   it('resolves with the definition it held when it sent the digest, even if the cache dropped it meanwhile', async () => {
-    // Capacity 2: the entry of A is the oldest, and a cold read of C evicts it while the timeout of A is in flight.
-    const definitions = new DefinitionCache(2);
-    const proc = new RedisTurnStore(redis, { prefix, definitions });
-    const written = await pausedAsk(store, 'rev-a', 'a');
-    await pausedAsk(store, 'rev-b', 'a');
-    await pausedAsk(store, 'rev-c', 'a');
-    await proc.getAsk('rev-a', 'a');
-    await proc.getAsk('rev-b', 'a');
-    const [read, resolved] = await Promise.all([
-      proc.getAsk('rev-c', 'a'),
-      proc.resolveOpenQuestions('rev-a', 'a', [assumed('A')]),
-    ]);
-    expect(read?.askId).toBe('a');
+    const { result: resolved, written } = await withEntryEvictedInFlight('rev', (proc, turnId) =>
+      proc.resolveOpenQuestions(turnId, 'a', [assumed('A')]),
+    );
     expect(resolved.status).toBe('completed');
     expect(resolved.ask?.questions).toStrictEqual(written.questions);
   });
